@@ -1,0 +1,47 @@
+// Lint rules that keep the layout of docs/architecture: imports point one way between src/ folders.
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+const layers = {
+  core: [],
+  dtl: ['core'],
+  store: ['core'],
+  bridge: ['core'],
+  engine: ['core', 'dtl', 'store', 'bridge'],
+  api: ['core', 'engine', 'dtl', 'store'],
+  client: ['core'],
+  cli: ['core', 'client'],
+  server: ['core', 'dtl', 'store', 'bridge', 'engine', 'api', 'client', 'cli'],
+};
+
+const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
+  files: [`src/${layer}/**/*.ts`],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: Object.keys(layers)
+          .filter((other) => other !== layer && !allowed.includes(other))
+          .map((other) => ({ group: [`**/${other}/*`, `../${other}/*`], message: `src/${layer} may not import src/${other}` })),
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'python/**'] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-cycle': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/dtl/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/dtl stays free of node: imports (the portal uses it)' }] }] },
+  },
+  ...layerRules,
+);

@@ -1,0 +1,206 @@
+/**
+ * The Store: everything Conveyor keeps, behind one narrow interface made of small repositories.
+ * Drivers (sqlite/, postgres/) implement it; the engine sees only this file. Every driver must pass
+ * `conformance.ts`, written once and run against each driver.
+ *
+ * Hot-path writes (messages, status changes, log entries) resolve only once committed, and drivers
+ * group many of them into one transaction (group commit), so callers write one at a time and still
+ * get batched commits.
+ */
+import type { ClassBinding } from '../core/components.ts';
+import type { LogEntry, LogType, NewLogEntry } from '../core/log.ts';
+import type { MessageBody, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../core/message.ts';
+import type { ProductionDefinition, ProductionRecord } from '../core/production.ts';
+
+export interface StoreCapabilities {
+  /** Several servers may share the store (PostgreSQL). SQLite: one server per home. */
+  multiNode: boolean;
+  /** The store can wake other nodes (LISTEN/NOTIFY). */
+  notify: boolean;
+}
+
+export interface Store {
+  readonly capabilities: StoreCapabilities;
+  readonly namespaces: NamespaceRepository;
+  readonly productions: ProductionRepository;
+  readonly classes: ClassRepository;
+  readonly messages: MessageRepository;
+  readonly log: LogRepository;
+  readonly schemas: SchemaRepository;
+  readonly transforms: TransformRepository;
+  readonly lookups: LookupRepository;
+  /** Waits for pending group commits, then closes. Later calls fail with ERR_STORE_CLOSED. */
+  close(): Promise<void>;
+}
+
+export interface NamespaceRepository {
+  /** `USER` exists from the first migration on. */
+  list(): Promise<string[]>;
+  exists(name: string): Promise<boolean>;
+  /** Idempotent. */
+  create(name: string): Promise<void>;
+}
+
+export interface ProductionRepository {
+  list(namespace: string): Promise<ProductionRecord[]>;
+  get(namespace: string, name: string): Promise<ProductionRecord | null>;
+  /** Insert or replace the definition; keeps state, times and autoStart of an existing record. */
+  put(namespace: string, definition: ProductionDefinition): Promise<void>;
+  delete(namespace: string, name: string): Promise<void>;
+  setState(namespace: string, name: string, patch: ProductionStatePatch): Promise<void>;
+  setAutoStart(namespace: string, name: string, autoStart: boolean): Promise<void>;
+  /** The namespace's default (last-used) production, or null. */
+  getDefault(namespace: string): Promise<string | null>;
+  setDefault(namespace: string, name: string): Promise<void>;
+}
+
+export interface ProductionStatePatch {
+  state?: 'running' | 'stopped';
+  lastStartTime?: number | null;
+  lastStopTime?: number | null;
+}
+
+export interface ClassRepository {
+  list(namespace: string): Promise<ClassBinding[]>;
+  get(namespace: string, name: string): Promise<ClassBinding | null>;
+  put(namespace: string, binding: ClassBinding): Promise<void>;
+  delete(namespace: string, name: string): Promise<void>;
+}
+
+export interface NewMessage {
+  namespace: string;
+  /** Null for a session's first message: the session id becomes the message's own id. */
+  sessionId: number | null;
+  parentId: number | null;
+  correspondingId: number | null;
+  kind: MessageKind;
+  source: string;
+  target: string;
+  responseRequired: boolean;
+  status: MessageStatus;
+  priority: number;
+  description: string;
+  body: MessageBody;
+}
+
+export interface MessagePatch {
+  id: number;
+  status?: MessageStatus;
+  correspondingId?: number | null;
+  error?: string | null;
+  attempts?: number;
+  leaseOwner?: string | null;
+  leaseUntil?: number | null;
+}
+
+export interface MessageFilter {
+  /** Epoch ms bounds on createdAt, inclusive. */
+  from?: number;
+  to?: number;
+  source?: string;
+  target?: string;
+  classname?: string;
+  status?: MessageStatus;
+  kind?: MessageKind;
+  sessionId?: number;
+  /** Substring of the body data. */
+  text?: string;
+  /** Keyset paging: only ids lower than this (results are newest first). */
+  beforeId?: number;
+  limit: number;
+}
+
+export interface QueueDepth {
+  target: string;
+  queued: number;
+  delivered: number;
+  /** createdAt of the oldest queued or delivered message, or null. */
+  oldest: number | null;
+}
+
+export interface MessageRepository {
+  /** Group-committed. Resolves with the new ids, in order, once committed. */
+  insert(messages: NewMessage[]): Promise<number[]>;
+  /** Group-committed. Resolves once committed. */
+  update(patches: MessagePatch[]): Promise<void>;
+  get(namespace: string, id: number): Promise<StoredMessage | null>;
+  /** Newest first. */
+  search(namespace: string, filter: MessageFilter): Promise<MessageHeader[]>;
+  /** All messages of a session, oldest first. */
+  session(namespace: string, sessionId: number): Promise<MessageHeader[]>;
+  /** Requests still `queued` or `delivered` (recovery after a stop, kill or crash), oldest first. */
+  unfinished(namespace: string): Promise<StoredMessage[]>;
+  /**
+   * Claims up to `limit` queued requests for the given targets: sets status `delivered`, the lease
+   * owner and expiry, oldest first (priority first when set). Used where several nodes share the store.
+   */
+  claim(namespace: string, targets: string[], owner: string, limit: number, leaseMs: number): Promise<StoredMessage[]>;
+  /** Extends the leases of these messages if `owner` still holds them; returns the ids extended. */
+  extendLeases(ids: number[], owner: string, leaseMs: number): Promise<number[]>;
+  /** Puts delivered messages whose lease expired back to `queued`; returns how many. */
+  releaseExpired(namespace: string, now: number): Promise<number>;
+  queueDepths(namespace: string): Promise<QueueDepth[]>;
+  count(namespace: string): Promise<number>;
+}
+
+export interface LogQuery {
+  type?: LogType;
+  configName?: string;
+  text?: string;
+  sessionId?: number;
+  beforeId?: number;
+  limit: number;
+}
+
+export interface LogRepository {
+  /** Group-committed. Ids strictly increase in commit order within a namespace. */
+  append(namespace: string, entries: NewLogEntry[]): Promise<number[]>;
+  /** The newest `top` entries, newest first. */
+  top(namespace: string, top: number): Promise<LogEntry[]>;
+  /** Entries with id > sinceId, ascending, at most `limit`. */
+  since(namespace: string, sinceId: number, limit: number): Promise<LogEntry[]>;
+  /** Newest first. */
+  search(namespace: string, query: LogQuery): Promise<LogEntry[]>;
+}
+
+export interface StoredSchema {
+  name: string;
+  /** The package (IRIS category) it was imported under. */
+  category: string;
+  /** The JSON Schema document, as text. */
+  schema: string;
+  updatedAt: number;
+}
+
+export interface SchemaRepository {
+  list(namespace: string): Promise<StoredSchema[]>;
+  get(namespace: string, name: string): Promise<StoredSchema | null>;
+  put(namespace: string, schema: Omit<StoredSchema, 'updatedAt'>): Promise<void>;
+  delete(namespace: string, name: string): Promise<void>;
+}
+
+export interface StoredTransform {
+  name: string;
+  /** The document as given: a `<transform>` XML or an IRIS class (`.cls`) text. */
+  source: string;
+  version: number;
+  updatedAt: number;
+}
+
+export interface TransformRepository {
+  list(namespace: string): Promise<StoredTransform[]>;
+  /** The latest version, or the given one. */
+  get(namespace: string, name: string, version?: number): Promise<StoredTransform | null>;
+  /** Stores a new version (1, 2, …) and returns it. */
+  put(namespace: string, name: string, source: string): Promise<StoredTransform>;
+  history(namespace: string, name: string): Promise<StoredTransform[]>;
+  delete(namespace: string, name: string): Promise<void>;
+}
+
+export interface LookupRepository {
+  tables(namespace: string): Promise<string[]>;
+  get(namespace: string, table: string): Promise<Record<string, string> | null>;
+  /** Replaces the whole table. */
+  put(namespace: string, table: string, entries: Record<string, string>): Promise<void>;
+  delete(namespace: string, table: string): Promise<void>;
+}
