@@ -59,6 +59,15 @@ export interface Connection {
   to: string;
 }
 
+/** Messages handled by one item since the server started (for `GET /metrics`). */
+export interface ItemMessageCounts {
+  item: string;
+  /** Requests the item handled successfully. */
+  processed: number;
+  /** Requests whose handling failed for good. */
+  failed: number;
+}
+
 export interface EngineApi {
   namespaces(): Promise<string[]>;
   /** Throws ERR_NAMESPACE_UNKNOWN for an unknown namespace. Every other method calls it. */
@@ -99,4 +108,7 @@ export interface EngineApi {
   sessionTrace(namespace: string, sessionId: number): Promise<MessageHeader[]>;
   /** Sends a copy of a request again (to its target or another); returns the new message id. */
   resend(namespace: string, id: number, target?: string): Promise<number>;
+
+  /** Optional (added for `GET /metrics`): per-item message counters of the namespace. */
+  messageCounts?(namespace: string): Promise<ItemMessageCounts[]>;
 }
