@@ -43,6 +43,8 @@ export interface CallContext {
   /** The message being handled (null for a poll of a service). */
   readonly messageId: number | null;
   readonly sessionId: number | null;
+  /** The description of the message being handled ('' when none). */
+  readonly description: string;
   sendSync(target: string, body: MessageBody, options?: SendOptions): Promise<Reply>;
   /** Resolves once the request is accepted (persisted), not when it is answered. */
   sendAsync(target: string, body: MessageBody, options?: AsyncSendOptions): Promise<void>;

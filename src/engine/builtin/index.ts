@@ -1,0 +1,28 @@
+/** The components written in TypeScript, by the class name an item uses. */
+import type { ComponentFactory } from '../../core/component.ts';
+import type { ComponentKind } from '../../core/components.ts';
+import { EchoOperation } from './echo-operation.ts';
+import { FileInboundService } from './file-inbound-service.ts';
+import { FileOutboundOperation } from './file-outbound-operation.ts';
+import { RouterProcess } from './router-process.ts';
+import { TickerService } from './ticker-service.ts';
+
+export interface BuiltinClass {
+  kind: ComponentKind;
+  description: string;
+  factory: ComponentFactory;
+}
+
+const make = (kind: ComponentKind, description: string, create: () => import('../../core/component.ts').ComponentInstance): BuiltinClass => ({
+  kind,
+  description,
+  factory: { create },
+});
+
+export const builtinClasses: ReadonlyMap<string, BuiltinClass> = new Map([
+  ['Conveyor.Operation.Echo', make('operation', 'Answers each request with a copy of it; FilePath appends a JSON line per request', () => new EchoOperation())],
+  ['Conveyor.Operation.FileOutbound', make('operation', 'Writes each request text to a file in FilePath', () => new FileOutboundOperation())],
+  ['Conveyor.Process.Router', make('process', 'Forwards each request to TargetConfigNames and answers with the last reply', () => new RouterProcess())],
+  ['Conveyor.Service.FileInbound', make('service', 'Sends each file of FilePath to TargetConfigNames, then deletes or archives it', () => new FileInboundService())],
+  ['Conveyor.Service.Ticker', make('service', 'Sends "tick n" to TargetConfigNames every CallInterval', () => new TickerService())],
+]);

@@ -1,0 +1,84 @@
+/**
+ * Finds how to run an item's class: a built-in TypeScript component, or a registered Python class
+ * binding (run by the bridge). Also computes a fingerprint of the code, so Update can restart only
+ * the items whose Python source changed.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ComponentFactory } from '../core/component.ts';
+import type { ClassBinding, ComponentKind } from '../core/components.ts';
+import { ConveyorError } from '../core/errors.ts';
+import type { Store } from '../store/store.ts';
+import { pythonComponentFactory } from '../bridge/index.ts';
+import { builtinClasses } from './builtin/index.ts';
+
+export interface ResolvedComponent {
+  kind: ComponentKind;
+  factory: ComponentFactory;
+  /** Services: polled every CallInterval (Ens.InboundAdapter semantics). */
+  polling: boolean;
+  /** Changes when the code behind the item changes. */
+  fingerprint: string;
+}
+
+/** Adapter classes whose services the engine polls. */
+const pollingAdapters = new Set(['Ens.InboundAdapter', 'EnsLib.File.InboundAdapter']);
+
+/** How a production finds the implementation of an item's class. */
+export interface Resolver {
+  resolve(classname: string): Promise<ResolvedComponent>;
+}
+
+export class ComponentResolver implements Resolver {
+  constructor(
+    private readonly store: Store,
+    private readonly namespace: string,
+    private readonly interpreter: string | undefined,
+  ) {}
+
+  async resolve(classname: string): Promise<ResolvedComponent> {
+    const builtin = builtinClasses.get(classname);
+    if (builtin) return { kind: builtin.kind, factory: builtin.factory, polling: builtin.kind === 'service', fingerprint: 'builtin' };
+    const binding = await this.store.classes.get(this.namespace, classname);
+    if (!binding) {
+      throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Class ${classname} is not registered in namespace ${this.namespace}`, {
+        hint: 'Register it with a settings.py migration (cli -m settings.py) or use a built-in class',
+      });
+    }
+    if (binding.runtime !== 'python' || binding.module === null || binding.className === null) {
+      throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Class ${classname} has no Python module and class to run`);
+    }
+    return {
+      kind: binding.kind,
+      factory: pythonComponentFactory({
+        module: binding.module,
+        className: binding.className,
+        classpaths: binding.classpaths,
+        ...(this.interpreter === undefined ? {} : { interpreter: this.interpreter }),
+      }),
+      polling: binding.kind === 'service' && binding.adapterType !== null && (pollingAdapters.has(binding.adapterType) || (await this.isInboundAdapter(binding.adapterType))),
+      fingerprint: await sourceFingerprint(binding),
+    };
+  }
+
+  private async isInboundAdapter(name: string): Promise<boolean> {
+    const adapter = await this.store.classes.get(this.namespace, name);
+    return adapter?.kind === 'inbound_adapter';
+  }
+}
+
+/** Size and modification time of the module's file in the first classpath that has it. */
+async function sourceFingerprint(binding: ClassBinding): Promise<string> {
+  const relative = (binding.module ?? '').split('.').join('/');
+  for (const root of binding.classpaths) {
+    for (const candidate of [`${relative}.py`, join(relative, '__init__.py')]) {
+      try {
+        const info = await stat(join(root, candidate));
+        return `${binding.updatedAt}:${info.size}:${info.mtimeMs}`;
+      } catch {
+        // not in this classpath: try the next
+      }
+    }
+  }
+  return String(binding.updatedAt);
+}

@@ -1,0 +1,303 @@
+/**
+ * Runs one item of a production: its jobs (one component instance each, `pool_size` of them), its
+ * queue, the poller of a service, the retry policy of an operation, and the restart of a job whose
+ * worker died. A failing item never takes the production down: it goes into `error` and says why in
+ * the event log.
+ */
+import type { ComponentContext, ComponentInstance, ComponentSettings, Reply } from '../core/component.ts';
+import type { ComponentKind } from '../core/components.ts';
+import { errorText } from '../core/errors.ts';
+import type { StoredMessage } from '../core/message.ts';
+import type { ItemDefinition } from '../core/production.ts';
+import type { ResolvedComponent } from './component-resolver.ts';
+import { MessageCall } from './message-call.ts';
+import type { MessageRouter } from './message-router.ts';
+import { nextRetryDelay, retryPolicyFromSettings, type RetryPolicy } from './retry-policy.ts';
+import { WorkQueue } from './work-queue.ts';
+
+export type ItemState = 'stopped' | 'running' | 'error' | 'disabled';
+
+interface Job {
+  index: number;
+  instance: ComponentInstance | null;
+  alive: boolean;
+  busy: StoredMessage | null;
+  loop: Promise<void> | null;
+}
+
+export interface ItemHostOptions {
+  /** Pool size used for processes whose pool size is 0 (the production's actor pool). */
+  actorPoolSize: number;
+  /** How long a job gets to finish its message and run on_tear_down on stop. */
+  graceMs: number;
+}
+
+/** A sleep that stop() can cut short. */
+class Pause {
+  private timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const entry = { timer: setTimeout(() => (this.timers.delete(entry), resolve()), ms), resolve };
+      this.timers.add(entry);
+    });
+  }
+
+  interrupt(): void {
+    for (const entry of this.timers) {
+      clearTimeout(entry.timer);
+      entry.resolve();
+    }
+    this.timers.clear();
+  }
+}
+
+export class ItemHost {
+  readonly queue = new WorkQueue();
+  state: ItemState = 'stopped';
+  error: string | null = null;
+  processed = 0;
+  failed = 0;
+  private jobs: Job[] = [];
+  private readonly pause = new Pause();
+  private readonly settings: ComponentSettings;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    private readonly router: MessageRouter,
+    readonly item: ItemDefinition,
+    readonly component: ResolvedComponent,
+    private readonly options: ItemHostOptions,
+  ) {
+    this.settings = { host: {}, adapter: {} };
+    for (const setting of item.settings) {
+      (setting.target === 'Adapter' ? this.settings.adapter : this.settings.host)[setting.name] = setting.value;
+    }
+    this.retry = retryPolicyFromSettings(this.settings.host);
+  }
+
+  get kind(): ComponentKind {
+    return this.component.kind;
+  }
+
+  get name(): string {
+    return this.item.name;
+  }
+
+  get jobCount(): number {
+    return this.jobs.filter((job) => job.alive).length;
+  }
+
+  get inFlight(): number {
+    return this.jobs.filter((job) => job.busy !== null).length;
+  }
+
+  /** Starts the jobs. Never throws: a component that cannot start puts the item in `error`. */
+  async start(): Promise<void> {
+    if (!this.item.enabled) {
+      this.state = 'disabled';
+      return;
+    }
+    this.error = null;
+    this.queue.reopen();
+    const size = this.poolSize();
+    this.jobs = Array.from({ length: size }, (_, index) => ({ index, instance: null, alive: false, busy: null, loop: null }));
+    try {
+      await Promise.all(this.jobs.map((job) => this.launch(job)));
+    } catch (error) {
+      this.state = 'error';
+      this.error = errorText(error);
+      this.router.log.write('Error', `Item ${this.name} failed to start: ${this.error}`, { configName: this.name });
+      for (const job of this.jobs) this.endJob(job, 'kill');
+      this.jobs = [];
+      return;
+    }
+    this.state = 'running';
+    this.router.log.write('Info', `Item ${this.name} started with ${size} job${size === 1 ? '' : 's'}`, { configName: this.name });
+    for (const job of this.jobs) job.loop = this.kind === 'service' ? this.pollLoop(job) : this.messageLoop(job);
+  }
+
+  /** Stops taking input (services stop polling); queued messages stay queued. */
+  stopInput(): void {
+    if (this.kind === 'service') this.queue.close();
+  }
+
+  /** Lets running messages finish (bounded), runs on_tear_down, and returns what was still queued. */
+  async stop(): Promise<StoredMessage[]> {
+    const wasRunning = this.state === 'running';
+    this.state = 'stopped';
+    this.queue.close();
+    this.pause.interrupt();
+    const loops = this.jobs.map((job) => job.loop).filter((loop): loop is Promise<void> => loop !== null);
+    await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, this.options.graceMs).unref())]);
+    await Promise.all(this.jobs.map((job) => this.endJob(job, 'stop')));
+    this.jobs = [];
+    if (wasRunning) this.router.log.write('Info', `Item ${this.name} stopped`, { configName: this.name });
+    return this.queue.drain();
+  }
+
+  /** Ends every job at once; messages in flight stay queued in the store for the next start. */
+  kill(): void {
+    this.state = 'stopped';
+    this.queue.close();
+    this.pause.interrupt();
+    for (const job of this.jobs) this.endJob(job, 'kill');
+    this.jobs = [];
+  }
+
+  private poolSize(): number {
+    if (this.item.poolSize > 0) return this.kind === 'service' ? 1 : this.item.poolSize;
+    return this.kind === 'process' ? Math.max(1, this.options.actorPoolSize) : 1;
+  }
+
+  private async launch(job: Job): Promise<void> {
+    const instance = this.component.factory.create();
+    instance.onExit((reason) => {
+      if (job.instance !== instance || !job.alive) return;
+      job.alive = false;
+      this.router.log.write('Error', `Job ${job.index} of item ${this.name} died: ${reason}`, {
+        configName: this.name,
+        messageId: job.busy?.id ?? null,
+        sessionId: job.busy?.sessionId ?? null,
+      });
+    });
+    await instance.init(this.contextFor(job));
+    job.instance = instance;
+    job.alive = true;
+  }
+
+  private async endJob(job: Job, how: 'stop' | 'kill'): Promise<void> {
+    const instance = job.instance;
+    job.alive = false;
+    job.instance = null;
+    if (!instance) return;
+    if (how === 'kill') instance.kill();
+    else await instance.stop(this.options.graceMs).catch(() => instance.kill());
+  }
+
+  /** Brings a dead job back; waits a little between failed attempts so a broken component does not spin. */
+  private async revive(job: Job): Promise<boolean> {
+    let delay = 200;
+    while (this.state === 'running') {
+      try {
+        await this.launch(job);
+        this.router.log.write('Info', `Job ${job.index} of item ${this.name} restarted`, { configName: this.name });
+        return true;
+      } catch (error) {
+        this.router.log.write('Error', `Job ${job.index} of item ${this.name} failed to restart: ${errorText(error)}`, { configName: this.name });
+        await this.pause.wait(delay);
+        delay = Math.min(delay * 2, 5000);
+      }
+    }
+    return false;
+  }
+
+  private async messageLoop(job: Job): Promise<void> {
+    while (this.state === 'running') {
+      if (!job.alive && !(await this.revive(job))) return;
+      const message = await this.queue.take();
+      if (message === null) return;
+      job.busy = message;
+      try {
+        await this.handle(job, message);
+      } finally {
+        job.busy = null;
+      }
+    }
+  }
+
+  private async handle(job: Job, message: StoredMessage): Promise<void> {
+    const firstAttempt = Date.now();
+    for (;;) {
+      const call = new MessageCall(this.router, this.name, message);
+      try {
+        const instance = job.instance;
+        if (!instance || !job.alive) throw new Error('the job is not running');
+        let response = await instance.onMessage(message.body, call);
+        if (this.kind === 'process') response = await this.collectAsyncReplies(instance, message, call, response);
+        if (!call.replied) await this.router.complete(message, { response });
+        this.processed++;
+        return;
+      } catch (error) {
+        // Stopped or killed meanwhile: the message stays queued in the store for the next start.
+        if (this.state !== 'running') return;
+        const text = errorText(error);
+        const delay = this.kind === 'operation' ? nextRetryDelay(this.retry, firstAttempt, Date.now()) : null;
+        if (delay !== null) {
+          this.router.log.write('Warning', `Item ${this.name} failed on message ${message.id}, retrying in ${delay} ms: ${text}`, {
+            configName: this.name,
+            messageId: message.id,
+            sessionId: message.sessionId,
+          });
+          await this.pause.wait(delay);
+          if (this.state !== 'running') return;
+          if (!job.alive && !(await this.revive(job))) return;
+          continue;
+        }
+        this.failed++;
+        this.router.log.write('Error', `Item ${this.name} failed on message ${message.id}: ${text}`, {
+          configName: this.name,
+          messageId: message.id,
+          sessionId: message.sessionId,
+        });
+        if (!call.replied) await this.router.complete(message, { error: text });
+        return;
+      }
+    }
+  }
+
+  /** Processes: feed each async reply to on_response, then finish with on_complete. */
+  private async collectAsyncReplies(instance: ComponentInstance, message: StoredMessage, call: MessageCall, first: Reply): Promise<Reply> {
+    if (call.outstanding === 0 && !call.hadAsync) return first;
+    let response = first;
+    for (let arrival = await call.nextArrival(); arrival !== null; arrival = await call.nextArrival()) {
+      response = await instance.onResponse(message.body, response, arrival, call);
+    }
+    return instance.onComplete(message.body, response, call);
+  }
+
+  private async pollLoop(job: Job): Promise<void> {
+    if (!this.component.polling) return;
+    const interval = Math.max(0.01, Number(this.settings.adapter['CallInterval'] ?? this.settings.host['CallInterval'] ?? 5) || 5) * 1000;
+    while (this.state === 'running') {
+      if (!job.alive && !(await this.revive(job))) return;
+      const call = new MessageCall(this.router, this.name, null);
+      job.busy = { id: 0 } as StoredMessage;
+      try {
+        await job.instance?.onProcessInput(null, call);
+      } catch (error) {
+        if (this.state !== 'running') return;
+        this.router.log.write('Error', `Service ${this.name} failed in on_process_input: ${errorText(error)}`, {
+          configName: this.name,
+          sessionId: call.sessionId,
+        });
+      } finally {
+        job.busy = null;
+      }
+      await this.pause.wait(interval);
+    }
+  }
+
+  private contextFor(job: Job): ComponentContext {
+    const router = this.router;
+    const name = this.name;
+    return {
+      namespace: router.namespace,
+      configName: name,
+      kind: this.kind,
+      settings: this.settings,
+      job: `${name}:${job.index}`,
+      log(type, text, source, call) {
+        router.log.write(type, text, {
+          configName: name,
+          job: `${name}:${job.index}`,
+          messageId: call?.messageId ?? null,
+          sessionId: call?.sessionId ?? null,
+          ...(source?.sourceClass ? { sourceClass: source.sourceClass } : {}),
+          ...(source?.sourceMethod ? { sourceMethod: source.sourceMethod } : {}),
+        });
+      },
+      newCall: () => new MessageCall(router, name, null),
+    };
+  }
+}

@@ -1,0 +1,35 @@
+/** What hosts and call contexts need from the running production: send, complete, log. */
+import type { Reply } from '../core/component.ts';
+import type { MessageBody, StoredMessage } from '../core/message.ts';
+import type { EventLog } from './event-log.ts';
+
+export interface Origin {
+  /** The config name of the sender (or a pseudo-item such as the testing service). */
+  source: string;
+  /** The request being handled when this one was sent, null for a session's first message. */
+  parentId: number | null;
+  sessionId: number | null;
+}
+
+export interface SendRequestOptions {
+  /** A caller waits for the reply (sync calls, process async calls with a completion key). */
+  responseRequired: boolean;
+  description: string;
+  priority?: number;
+}
+
+export interface SentRequest {
+  message: StoredMessage;
+  /** The reply, when responseRequired; rejects with the error when the target failed. */
+  reply: Promise<Reply> | null;
+}
+
+export type Outcome = { response: Reply } | { error: string };
+
+export interface MessageRouter {
+  readonly namespace: string;
+  readonly log: EventLog;
+  send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
+  /** Persists the outcome of a request and hands the reply to whoever waits for it. */
+  complete(request: StoredMessage, outcome: Outcome): Promise<void>;
+}

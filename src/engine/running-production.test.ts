@@ -1,0 +1,196 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AsyncResponse, CallContext, ComponentContext, ComponentInstance, Reply } from '../core/component.ts';
+import type { ComponentKind } from '../core/components.ts';
+import { isConveyorError } from '../core/errors.ts';
+import type { MessageBody } from '../core/message.ts';
+import { newItem, newProduction, type ItemDefinition } from '../core/production.ts';
+import { openStore } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
+import { eventually, tempDir } from '../../test/support/temp-dir.ts';
+import { builtinClasses } from './builtin/index.ts';
+import type { ResolvedComponent, Resolver } from './component-resolver.ts';
+import { EventLog } from './event-log.ts';
+import { bodyText, stringRequest } from './native-messages.ts';
+import { RunningProduction } from './running-production.ts';
+
+/**
+ * Components with scripted behaviour, standing in for user code at the edge of these tests; the
+ * store, the hosts, the queues and the routing under test are the real ones.
+ */
+class Scripted implements ComponentInstance {
+  exit: (reason: string) => void = () => undefined;
+  constructor(private readonly behaviour: Partial<ComponentInstance> & { onInitHook?: (c: ComponentContext) => Promise<void> }) {}
+  async init(context: ComponentContext) {
+    await this.behaviour.onInitHook?.(context);
+  }
+  onMessage(request: MessageBody, call: CallContext): Promise<Reply> {
+    return this.behaviour.onMessage ? this.behaviour.onMessage.call(this, request, call) : Promise.resolve(request);
+  }
+  onProcessInput(): Promise<Reply> {
+    return Promise.resolve(null);
+  }
+  onResponse(request: MessageBody, response: Reply, a: AsyncResponse, call: CallContext): Promise<Reply> {
+    return this.behaviour.onResponse ? this.behaviour.onResponse(request, response, a, call) : Promise.resolve(response);
+  }
+  onComplete(request: MessageBody, response: Reply, call: CallContext): Promise<Reply> {
+    return this.behaviour.onComplete ? this.behaviour.onComplete(request, response, call) : Promise.resolve(response);
+  }
+  async stop() {}
+  kill() {}
+  onExit(listener: (reason: string) => void) {
+    this.exit = listener;
+  }
+}
+
+function scripted(kind: ComponentKind, make: () => Scripted): ResolvedComponent {
+  return { kind, polling: false, fingerprint: 'x', factory: { create: make } };
+}
+
+describe('RunningProduction', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: Store;
+  let production: RunningProduction | null;
+  const classes = new Map<string, ResolvedComponent>();
+  const resolver: Resolver = {
+    async resolve(name) {
+      const builtin = builtinClasses.get(name);
+      if (builtin) return { kind: builtin.kind, factory: builtin.factory, polling: false, fingerprint: 'b' };
+      const found = classes.get(name);
+      if (!found) throw new Error(`unknown class ${name}`);
+      return found;
+    },
+  };
+
+  beforeEach(async () => {
+    dir = tempDir();
+    store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
+    classes.clear();
+    production = null;
+  });
+
+  afterEach(async () => {
+    production?.kill();
+    await store.close();
+    dir.remove();
+  });
+
+  async function run(items: ItemDefinition[]): Promise<RunningProduction> {
+    production = new RunningProduction(store, 'USER', newProduction('Test.P', items), resolver, new EventLog(store, 'USER', (e) => console.error(e)), {
+      drainTimeoutMs: 1000,
+      graceMs: 500,
+    });
+    await production.start();
+    return production;
+  }
+
+  const call = async (p: RunningProduction, target: string, text: string) => {
+    const sent = await p.send({ source: 'Tester', parentId: null, sessionId: null }, target, stringRequest(text), { responseRequired: true, description: '' });
+    return sent.reply as Promise<Reply>;
+  };
+
+  it('retries a failing operation with E=R and then succeeds', async () => {
+    let attempts = 0;
+    classes.set('Flaky', scripted('operation', () => new Scripted({
+      async onMessage(request) {
+        attempts++;
+        if (attempts < 3) throw new Error(`flaky attempt ${attempts}`);
+        return request;
+      },
+    })));
+    const p = await run([newItem('Op', 'Flaky', { settings: [{ target: 'Host', name: 'ReplyCodeActions', value: 'E=R' }, { target: 'Host', name: 'RetryInterval', value: '0.01' }] })]);
+    const reply = await call(p, 'Op', 'again');
+    expect(bodyText(reply!)).toBe('again');
+    expect(attempts).toBe(3);
+    const warnings = (await store.log.top('USER', 50)).filter((e) => e.type === 'Warning' && /retrying/.test(e.text));
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('fails the message at once without E=R and hands the error to the waiting caller', async () => {
+    classes.set('Broken', scripted('operation', () => new Scripted({ onMessage: () => Promise.reject(new Error('disk full')) })));
+    const p = await run([newItem('Op', 'Broken')]);
+    const error = await call(p, 'Op', 'x').catch((e: unknown) => e);
+    expect(isConveyorError(error, 'ERR_COMPONENT_FAILED')).toBe(true);
+    expect((error as Error).message).toBe('disk full');
+    const [header] = await store.messages.search('USER', { limit: 1, target: 'Op' });
+    expect(header?.status).toBe('error');
+    expect(header?.error).toBe('disk full');
+    expect((await store.log.top('USER', 10)).some((e) => e.type === 'Error' && e.configName === 'Op' && /disk full/.test(e.text))).toBe(true);
+  });
+
+  it('puts an item whose component cannot start in error and runs the rest', async () => {
+    classes.set('NoStart', scripted('operation', () => new Scripted({ onInitHook: () => Promise.reject(new Error('ImportError: no module named nowhere')) })));
+    const p = await run([newItem('Bad', 'NoStart'), newItem('Good', 'Conveyor.Operation.Echo'), newItem('Ghost', 'Not.Registered')]);
+    expect(p.requireHost('Bad').state).toBe('error');
+    expect(p.requireHost('Bad').error).toMatch(/ImportError/);
+    expect(p.requireHost('Ghost').state).toBe('error');
+    expect(bodyText((await call(p, 'Good', 'fine'))!)).toBe('fine');
+    const log = await store.log.top('USER', 20);
+    expect(log.some((e) => e.type === 'Error' && e.configName === 'Bad' && /failed to start: ImportError/.test(e.text))).toBe(true);
+    expect(log.some((e) => e.type === 'Error' && e.configName === 'Ghost' && /unknown class Not\.Registered/.test(e.text))).toBe(true);
+  });
+
+  it('restarts a job whose worker died, and the next message succeeds', async () => {
+    const made: Scripted[] = [];
+    classes.set('Mortal', scripted('operation', () => {
+      const instance = new Scripted({
+        async onMessage(request) {
+          if (bodyText(request) === 'die') {
+            instance.exit('worker exited with signal SIGKILL');
+            throw new Error('worker exited with signal SIGKILL');
+          }
+          return request;
+        },
+      });
+      made.push(instance);
+      return instance;
+    }));
+    const p = await run([newItem('Op', 'Mortal')]);
+    await expect(call(p, 'Op', 'die')).rejects.toThrow(/SIGKILL/);
+    expect(bodyText((await call(p, 'Op', 'alive'))!)).toBe('alive');
+    expect(made).toHaveLength(2);
+    const log = await store.log.top('USER', 20);
+    expect(log.some((e) => /Job 0 of item Op died: worker exited with signal SIGKILL/.test(e.text))).toBe(true);
+    expect(log.some((e) => /Job 0 of item Op restarted/.test(e.text))).toBe(true);
+  });
+
+  it('feeds async replies of a process to on_response and finishes with on_complete', async () => {
+    const seen: string[] = [];
+    classes.set('Fan', scripted('process', () => new Scripted({
+      async onMessage(request, c) {
+        await c.sendAsync('A', request, { completionKey: 'a', responseRequired: true });
+        await c.sendAsync('B', request, { completionKey: 'b', responseRequired: true });
+        return null;
+      },
+      async onResponse(_request, response, arrival) {
+        seen.push(String(arrival.completionKey));
+        const text = `${response ? bodyText(response) : ''}|${arrival.completionKey}:${bodyText(arrival.callResponse!)}`;
+        return stringRequest(text);
+      },
+      async onComplete(_request, response) {
+        return stringRequest(`done ${bodyText(response!)}`);
+      },
+    })));
+    const p = await run([newItem('Fan', 'Fan'), newItem('A', 'Conveyor.Operation.Echo'), newItem('B', 'Conveyor.Operation.Echo')]);
+    const reply = bodyText((await call(p, 'Fan', 'x'))!);
+    expect(seen.sort()).toEqual(['a', 'b']);
+    expect(reply).toMatch(/^done \|(a:x\|b:x|b:x\|a:x)$/);
+  });
+
+  it('keeps the order of an item with pool size 1', async () => {
+    const order: string[] = [];
+    classes.set('Slowish', scripted('operation', () => new Scripted({
+      async onMessage(request) {
+        await new Promise((r) => setTimeout(r, Math.random() * 3));
+        order.push(bodyText(request));
+        return null;
+      },
+    })));
+    const p = await run([newItem('Op', 'Slowish')]);
+    for (let i = 0; i < 50; i++) {
+      await p.send({ source: 'Tester', parentId: null, sessionId: null }, 'Op', stringRequest(String(i)), { responseRequired: false, description: '' });
+    }
+    await eventually(() => order.length === 50, 'all 50 messages');
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * A production while it runs in a namespace: its item hosts, the routing of messages between them
+ * (persist, then queue), the replies callers wait for, recovery of unfinished messages on start,
+ * and Update (apply a changed definition by touching only the changed items).
+ */
+import type { Reply } from '../core/component.ts';
+import { ConveyorError, errorText } from '../core/errors.ts';
+import type { MessageBody, StoredMessage } from '../core/message.ts';
+import type { ItemDefinition, ProductionDefinition } from '../core/production.ts';
+import type { Store } from '../store/store.ts';
+import type { Resolver } from './component-resolver.ts';
+import type { EventLog } from './event-log.ts';
+import { ItemHost } from './item-host.ts';
+import type { MessageRouter, Origin, Outcome, SendRequestOptions, SentRequest } from './message-router.ts';
+
+export interface RunningProductionOptions {
+  /** How long stop waits for queues to drain before stopping the items anyway. */
+  drainTimeoutMs: number;
+  graceMs: number;
+}
+
+interface Waiter {
+  resolve: (reply: Reply) => void;
+  reject: (error: Error) => void;
+}
+
+export class RunningProduction implements MessageRouter {
+  readonly hosts = new Map<string, ItemHost>();
+  /** source → target pairs seen since start, for the connections graph. */
+  readonly flows = new Set<string>();
+  private readonly waiters = new Map<number, Waiter>();
+  private dead = false;
+
+  constructor(
+    private readonly store: Store,
+    readonly namespace: string,
+    public definition: ProductionDefinition,
+    private readonly resolver: Resolver,
+    readonly log: EventLog,
+    private readonly options: RunningProductionOptions,
+  ) {}
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  async start(): Promise<void> {
+    for (const item of this.definition.items) this.hosts.set(item.name, await this.createHost(item));
+    await Promise.all([...this.hosts.values()].map((host) => host.start()));
+    await this.recover();
+  }
+
+  async send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest> {
+    if (this.dead) throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} is not running`);
+    const host = this.hosts.get(target);
+    if (!host) {
+      throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item named '${target}' in production ${this.name}`, {
+        hint: `Known items: ${[...this.hosts.keys()].join(', ')}`,
+      });
+    }
+    const priority = options.priority ?? 0;
+    const [id] = await this.store.messages.insert([
+      {
+        namespace: this.namespace,
+        sessionId: origin.sessionId,
+        parentId: origin.parentId,
+        correspondingId: null,
+        kind: 'request',
+        source: origin.source,
+        target,
+        responseRequired: options.responseRequired,
+        status: 'queued',
+        priority,
+        description: options.description,
+        body,
+      },
+    ]);
+    const now = Date.now();
+    const message: StoredMessage = {
+      id: id as number,
+      namespace: this.namespace,
+      sessionId: origin.sessionId ?? (id as number),
+      parentId: origin.parentId,
+      correspondingId: null,
+      kind: 'request',
+      source: origin.source,
+      target,
+      responseRequired: options.responseRequired,
+      status: 'queued',
+      priority,
+      description: options.description,
+      error: null,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+      body,
+    };
+    this.flows.add(`${origin.source}\u0000${target}`);
+    const reply = options.responseRequired
+      ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject }))
+      : null;
+    // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
+    reply?.catch(() => undefined);
+    if (this.dead) return { message, reply };
+    host.queue.push(message);
+    return { message, reply };
+  }
+
+  async complete(request: StoredMessage, outcome: Outcome): Promise<void> {
+    if (this.dead) return;
+    const writes: Array<Promise<unknown>> = [];
+    if ('response' in outcome && outcome.response !== null) {
+      writes.push(
+        this.store.messages.insert([
+          {
+            namespace: this.namespace,
+            sessionId: request.sessionId,
+            parentId: request.parentId,
+            correspondingId: request.id,
+            kind: 'response',
+            source: request.target,
+            target: request.source,
+            responseRequired: false,
+            status: 'completed',
+            priority: request.priority,
+            description: '',
+            body: outcome.response,
+          },
+        ]),
+      );
+    }
+    writes.push(
+      this.store.messages.update([
+        'error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' },
+      ]),
+    );
+    await Promise.all(writes);
+    const waiter = this.waiters.get(request.id);
+    if (!waiter) return;
+    this.waiters.delete(request.id);
+    if ('error' in outcome) waiter.reject(new ConveyorError('ERR_COMPONENT_FAILED', outcome.error));
+    else waiter.resolve(outcome.response);
+  }
+
+  /** Stops input, lets queues drain (bounded), then stops every item. Returns how many stay queued. */
+  async stop(): Promise<number> {
+    for (const host of this.hosts.values()) host.stopInput();
+    const deadline = Date.now() + this.options.drainTimeoutMs;
+    while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && (h.queue.depth > 0 || h.inFlight > 0))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    let left = 0;
+    for (const host of this.hosts.values()) left += (await host.stop()).length;
+    this.finish('stopped');
+    return left;
+  }
+
+  kill(): void {
+    this.dead = true;
+    for (const host of this.hosts.values()) host.kill();
+    this.finish('killed');
+  }
+
+  /** Apply a new definition: start added items, stop removed ones, restart changed ones. */
+  async update(next: ProductionDefinition): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
+    const result = { added: [] as string[], removed: [] as string[], restarted: [] as string[] };
+    const wanted = new Map(next.items.map((item) => [item.name, item]));
+    for (const [name, host] of this.hosts) {
+      if (wanted.has(name)) continue;
+      await host.stop();
+      this.hosts.delete(name);
+      result.removed.push(name);
+    }
+    for (const item of next.items) {
+      const current = this.hosts.get(item.name);
+      if (!current) {
+        const host = await this.createHost(item);
+        this.hosts.set(item.name, host);
+        await host.start();
+        result.added.push(item.name);
+        continue;
+      }
+      const fresh = await this.resolveSafely(item);
+      if (sameItem(current.item, item) && fresh?.fingerprint === current.component.fingerprint) continue;
+      await this.replaceHost(current, item);
+      result.restarted.push(item.name);
+    }
+    this.definition = next;
+    return result;
+  }
+
+  /** Stops and starts one item, keeping its queue. */
+  async restartItem(name: string): Promise<void> {
+    await this.replaceHost(this.requireHost(name), this.requireHost(name).item);
+  }
+
+  async startItem(name: string): Promise<void> {
+    const host = this.requireHost(name);
+    if (host.state === 'running') return;
+    await this.replaceHost(host, { ...host.item, enabled: true });
+  }
+
+  async stopItem(name: string): Promise<void> {
+    const host = this.requireHost(name);
+    const queued = await host.stop();
+    for (const message of queued) host.queue.push(message);
+  }
+
+  requireHost(name: string): ItemHost {
+    const host = this.hosts.get(name);
+    if (!host) throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item named '${name}' in production ${this.name}`);
+    return host;
+  }
+
+  private async replaceHost(current: ItemHost, item: ItemDefinition): Promise<void> {
+    const queued = await current.stop();
+    const host = await this.createHost(item);
+    this.hosts.set(item.name, host);
+    for (const message of queued) host.queue.push(message);
+    await host.start();
+  }
+
+  private async createHost(item: ItemDefinition): Promise<ItemHost> {
+    const component = await this.resolveSafely(item);
+    const options = { actorPoolSize: this.definition.actorPoolSize, graceMs: this.options.graceMs };
+    if (component) return new ItemHost(this, item, component, options);
+    // An unknown class puts this item in error; the rest of the production still runs.
+    const broken = new ItemHost(this, item, unresolvable(item.classname), options);
+    return broken;
+  }
+
+  private async resolveSafely(item: ItemDefinition) {
+    try {
+      return await this.resolver.resolve(item.classname);
+    } catch (error) {
+      this.log.write('Error', `Item ${item.name}: ${errorText(error)}`, { configName: item.name });
+      return null;
+    }
+  }
+
+  /**
+   * Requeues what a previous run left unfinished. A request whose parent is itself unfinished is
+   * discarded: the parent runs again and sends it anew, so the child is not delivered twice.
+   */
+  private async recover(): Promise<void> {
+    const unfinished = await this.store.messages.unfinished(this.namespace);
+    if (unfinished.length === 0) return;
+    const open = new Set(unfinished.map((m) => m.id));
+    const discard: number[] = [];
+    let requeued = 0;
+    for (const message of unfinished) {
+      if (message.parentId !== null && open.has(message.parentId)) {
+        discard.push(message.id);
+        continue;
+      }
+      const host = this.hosts.get(message.target);
+      if (!host) continue;
+      host.queue.push(message);
+      requeued++;
+    }
+    if (discard.length > 0) await this.store.messages.update(discard.map((id) => ({ id, status: 'discarded' as const, error: 'Sent again by its parent after a restart' })));
+    this.log.write('Info', `Recovered ${requeued} unfinished message${requeued === 1 ? '' : 's'} (${discard.length} superseded by their parent)`);
+  }
+
+  private finish(how: 'stopped' | 'killed'): void {
+    this.dead = true;
+    const error = new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${how} before the reply came`);
+    for (const waiter of this.waiters.values()) waiter.reject(error);
+    this.waiters.clear();
+  }
+}
+
+function sameItem(a: ItemDefinition, b: ItemDefinition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function unresolvable(classname: string) {
+  return {
+    kind: 'operation' as const,
+    polling: false,
+    fingerprint: 'unresolved',
+    factory: {
+      create: () => {
+        throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Class ${classname} cannot be run`);
+      },
+    },
+  };
+}

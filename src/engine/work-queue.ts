@@ -1,0 +1,69 @@
+/**
+ * The in-memory queue of one item: the requests persisted for it and not yet taken by a job.
+ * The store is the source of truth (everything here is also a `queued` row); this queue only saves
+ * a round trip to the database per message on a single node. FIFO: with pool size 1 an item keeps
+ * its order.
+ */
+import type { StoredMessage } from '../core/message.ts';
+
+export class WorkQueue {
+  private items: StoredMessage[] = [];
+  private head = 0;
+  private takers: Array<(message: StoredMessage | null) => void> = [];
+  private closed = false;
+
+  get depth(): number {
+    return this.items.length - this.head;
+  }
+
+  /** The oldest waiting message, for the queues page. */
+  peekOldest(): StoredMessage | undefined {
+    return this.items[this.head];
+  }
+
+  push(message: StoredMessage): void {
+    const taker = this.takers.shift();
+    if (taker) {
+      taker(message);
+      return;
+    }
+    this.items.push(message);
+  }
+
+  /** Waits for the next message; resolves null once the queue is closed. */
+  take(): Promise<StoredMessage | null> {
+    if (this.head < this.items.length) return Promise.resolve(this.next());
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => this.takers.push(resolve));
+  }
+
+  /** Wakes every waiting job with null; queued messages stay (they are also in the store). */
+  close(): void {
+    this.closed = true;
+    for (const taker of this.takers.splice(0)) taker(null);
+  }
+
+  reopen(): void {
+    this.closed = false;
+  }
+
+  /** Removes and returns everything still waiting. */
+  drain(): StoredMessage[] {
+    const rest = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    return rest;
+  }
+
+  private next(): StoredMessage {
+    const message = this.items[this.head] as StoredMessage;
+    this.items[this.head] = undefined as unknown as StoredMessage;
+    this.head++;
+    // Compact now and then so a long-lived queue does not keep a growing array of holes.
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return message;
+  }
+}

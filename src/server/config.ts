@@ -1,0 +1,127 @@
+/**
+ * Server configuration: defaults, then `<home>/conveyor.yaml`, then environment variables, then
+ * command-line flags (each later source wins). Documented in docs/configuration.md.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { ConveyorError } from '../core/errors.ts';
+
+export interface ServerConfig {
+  home: string;
+  host: string;
+  port: number;
+  apiPrefix: string;
+  docsPrefix: string;
+  /** A PostgreSQL URL, or empty for the embedded SQLite store in the home. */
+  store: string;
+  durability: 'full' | 'normal';
+  /** Python interpreter of the workers. */
+  python: string;
+  /** Namespaces created at start (USER always exists). */
+  namespaces: string[];
+  bodyLimit: number;
+  maxTop: number;
+  requestTimeoutMs: number;
+  /** Folders a `remote_folder` of PUT /migrate may point into. Default: the home. */
+  allowedRoots: string[];
+  drainTimeoutMs: number;
+  /** Install and start the example production on a fresh home. */
+  example: boolean;
+}
+
+export type ConfigOverrides = Partial<ServerConfig>;
+
+export function defaultHome(): string {
+  return process.env['CONVEYOR_HOME'] || join(homedir(), '.conveyor');
+}
+
+const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'> = {
+  home: 'string',
+  host: 'string',
+  port: 'number',
+  apiPrefix: 'string',
+  docsPrefix: 'string',
+  store: 'string',
+  durability: 'string',
+  python: 'string',
+  namespaces: 'list',
+  bodyLimit: 'number',
+  maxTop: 'number',
+  requestTimeoutMs: 'number',
+  allowedRoots: 'list',
+  drainTimeoutMs: 'number',
+  example: 'boolean',
+};
+
+const environment: Partial<Record<keyof ServerConfig, string>> = {
+  host: 'CONVEYOR_HOST',
+  port: 'CONVEYOR_PORT',
+  apiPrefix: 'CONVEYOR_API_PREFIX',
+  docsPrefix: 'CONVEYOR_DOCS_PREFIX',
+  store: 'CONVEYOR_STORE',
+  durability: 'CONVEYOR_DURABILITY',
+  python: 'CONVEYOR_PYTHON',
+  namespaces: 'CONVEYOR_NAMESPACES',
+  bodyLimit: 'CONVEYOR_BODY_LIMIT',
+  maxTop: 'CONVEYOR_MAX_TOP',
+  allowedRoots: 'CONVEYOR_ALLOWED_ROOTS',
+};
+
+function coerce(key: keyof ServerConfig, value: unknown, source: string): unknown {
+  const kind = keys[key];
+  if (kind === 'number') {
+    const number = Number(value);
+    if (!Number.isFinite(number)) throw new ConveyorError('ERR_CONFIG', `${source}: ${key} must be a number, got ${JSON.stringify(value)}`);
+    return number;
+  }
+  if (kind === 'boolean') return value === true || value === 'true' || value === '1';
+  if (kind === 'list') return Array.isArray(value) ? value.map(String) : String(value).split(',').map((v) => v.trim()).filter(Boolean);
+  return String(value);
+}
+
+export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
+  const home = resolve(overrides.home ?? defaultHome());
+  const config: ServerConfig = {
+    home,
+    host: '127.0.0.1',
+    port: 52773,
+    apiPrefix: '/api/iop',
+    docsPrefix: '/api/atelier/v1',
+    store: '',
+    durability: 'full',
+    python: 'python3',
+    namespaces: [],
+    bodyLimit: 64 * 1024 * 1024,
+    maxTop: 1000,
+    requestTimeoutMs: 300_000,
+    allowedRoots: [home],
+    drainTimeoutMs: 10_000,
+    example: false,
+  };
+  const file = join(home, 'conveyor.yaml');
+  let fromFile: Record<string, unknown> = {};
+  try {
+    fromFile = (parse(readFileSync(file, 'utf8')) as Record<string, unknown> | null) ?? {};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConveyorError('ERR_CONFIG', `Cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  const target = config as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(fromFile)) {
+    if (!(key in keys)) throw new ConveyorError('ERR_CONFIG', `${file}: unknown setting ${key}`, { hint: `Known settings: ${Object.keys(keys).join(', ')}` });
+    if (key === 'home') continue;
+    target[key] = coerce(key as keyof ServerConfig, value, file);
+  }
+  for (const [key, variable] of Object.entries(environment)) {
+    const value = process.env[variable];
+    if (value !== undefined && value !== '') target[key] = coerce(key as keyof ServerConfig, value, variable);
+  }
+  for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
+  if (config.durability !== 'full' && config.durability !== 'normal') {
+    throw new ConveyorError('ERR_CONFIG', `durability must be full or normal, got ${config.durability}`);
+  }
+  return config;
+}

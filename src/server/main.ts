@@ -1,0 +1,74 @@
+/**
+ * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM.
+ * Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
+ */
+import { Command } from 'commander';
+import { errorText, isConveyorError } from '../core/errors.ts';
+import { loadConfig, type ConfigOverrides } from './config.ts';
+import { startServer } from './server.ts';
+
+interface ServeFlags {
+  home?: string;
+  host?: string;
+  port?: string;
+  apiPrefix?: string;
+  store?: string;
+  python?: string;
+  example?: boolean;
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const overrides: ConfigOverrides = {
+    ...(flags.home ? { home: flags.home } : {}),
+    ...(flags.host ? { host: flags.host } : {}),
+    ...(flags.port ? { port: Number(flags.port) } : {}),
+    ...(flags.apiPrefix ? { apiPrefix: flags.apiPrefix } : {}),
+    ...(flags.store ? { store: flags.store } : {}),
+    ...(flags.python ? { python: flags.python } : {}),
+    ...(flags.example ? { example: true } : {}),
+  };
+  const config = loadConfig(overrides);
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const server = await startServer(config, say);
+  say(`Conveyor serving home ${config.home}`);
+  say(`API: ${server.url}${config.apiPrefix}   local socket: ${server.socketPath}`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    say(`${signal} received: stopping productions and closing`);
+    server.close().then(
+      () => process.exit(0),
+      (error) => {
+        process.stderr.write(`Error while closing: ${errorText(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+const program = new Command('conveyor').description('Conveyor: run and manage Python integration productions');
+program
+  .command('serve')
+  .description('run the server of a home (HTTP API, portal, engine)')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+  .option('--port <port>', 'TCP port (default 52773; 0 picks a free port)')
+  .option('--api-prefix <prefix>', 'mount prefix of the API (default /api/iop)')
+  .option('--store <url>', 'postgres://… to use PostgreSQL instead of the embedded SQLite store')
+  .option('--python <path>', 'Python interpreter of the workers (default python3)')
+  .option('--example', 'install the example production on a fresh home and start it')
+  .action(async (flags: ServeFlags) => {
+    try {
+      await serve(flags);
+    } catch (error) {
+      const hint = isConveyorError(error) && error.hint ? `\n${error.hint}` : '';
+      process.stderr.write(`Error: ${errorText(error)}${hint}\n`);
+      if (process.env['CONVEYOR_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+      process.exit(1);
+    }
+  });
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,70 @@
+/**
+ * The composition root: one platform instance for one home. Opens the store, the engine and the
+ * HTTP API, listens on TCP and on the home's Unix socket (local-mode CLI), and shuts down cleanly.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApi, listenApi } from '../api/index.ts';
+import { UserDirectory } from '../api/users.ts';
+import { Engine } from '../engine/engine.ts';
+import { openStore } from '../store/open-store.ts';
+import type { ServerConfig } from './config.ts';
+import { installExample } from './example.ts';
+import { lockHome } from './home-lock.ts';
+
+export interface RunningServer {
+  config: ServerConfig;
+  engine: Engine;
+  /** The TCP address actually bound (port 0 picks a free one). */
+  url: string;
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+const packageRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+export async function startServer(config: ServerConfig, say: (line: string) => void = () => undefined): Promise<RunningServer> {
+  await mkdir(config.home, { recursive: true });
+  const unlock = lockHome(config.home);
+  const cleanups: Array<() => Promise<void> | void> = [unlock];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const store = await openStore(config.store ? { url: config.store } : { sqlitePath: join(config.home, 'conveyor.db'), durability: config.durability });
+    cleanups.push(() => store.close());
+    for (const namespace of config.namespaces) await store.namespaces.create(namespace);
+    if (config.example && (await installExample(store, config.home))) {
+      say(`Installed the example production: drop files into ${join(config.home, 'example', 'in')}`);
+    }
+    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs });
+    cleanups.push(() => engine.close());
+    const users = await UserDirectory.open(join(config.home, 'users.json'), say);
+    const app = await buildApi({
+      engine,
+      users,
+      apiPrefix: config.apiPrefix,
+      docsPrefix: config.docsPrefix,
+      bodyLimit: config.bodyLimit,
+      maxTop: config.maxTop,
+      requestTimeoutMs: config.requestTimeoutMs,
+      packagesDir: (namespace) => join(config.home, 'packages', namespace),
+      documentsDir: (namespace) => join(config.home, 'documents', namespace),
+      allowedRoots: config.allowedRoots,
+      version: { version: await packageVersion(), description: 'Conveyor production management API' },
+    });
+    const socketPath = join(config.home, 'conveyor.sock');
+    const listening = await listenApi(app, { host: config.host, port: config.port, socketPath });
+    cleanups.push(() => listening.close());
+    return { config, engine, url: listening.url, socketPath, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
