@@ -1,0 +1,71 @@
+/**
+ * The HTTP API: a Fastify app serving the spec routes under the mount prefix (and its `/v1` alias), the
+ * beyond-spec routes beside them, the class-document API for remote init, and `/metrics` at the root.
+ * Authentication, error replies and JSON parsing are installed once for the whole app.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Server } from 'node:http';
+import { installAuth } from './auth.ts';
+import { ClassDocumentStore } from './class-documents.ts';
+import { registerComponentRoutes } from './component-routes.ts';
+import { registerDocumentRoutes } from './document-routes.ts';
+import { installErrorReplies, installJsonParser } from './error-replies.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerMigrateRoute } from './migrate-route.ts';
+import { registerOpenApiRoute } from './openapi.ts';
+import { resolveApiOptions, type ApiOptions } from './options.ts';
+import { RouteCatalog } from './route-catalog.ts';
+import { registerSpecRoutes } from './spec-routes.ts';
+
+export type { ApiOptions } from './options.ts';
+
+/** Extra servers (the Unix socket) routed into an app, closed with it. */
+const extraServers = new WeakMap<FastifyInstance, Set<Server>>();
+
+export function attachServer(app: FastifyInstance, server: Server): void {
+  extraServers.get(app)?.add(server);
+}
+
+export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
+  const resolved = resolveApiOptions(options);
+  const app: FastifyInstance = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: resolved.bodyLimit,
+    requestTimeout: resolved.requestTimeoutMs,
+    return503OnClosing: true,
+  });
+  const servers = new Set<Server>();
+  extraServers.set(app, servers);
+  app.addHook('onClose', async () => {
+    await Promise.all(
+      [...servers].map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    );
+  });
+
+  app.decorateRequest('user', undefined);
+  installJsonParser(app);
+  installErrorReplies(app, { bodyLimit: resolved.bodyLimit, apiPrefix: resolved.apiPrefix });
+  installAuth(app, options.users);
+
+  const catalog = new RouteCatalog();
+  const documents = new ClassDocumentStore(resolved.documentsDir, resolved.classCompiler);
+  const { engine } = resolved;
+
+  const managementRoutes = (recordIn: RouteCatalog | null) => async (scope: FastifyInstance) => {
+    registerSpecRoutes(scope, engine, resolved, recordIn);
+    registerMigrateRoute(scope, engine, resolved, recordIn);
+    registerComponentRoutes(scope, engine, recordIn);
+    registerOpenApiRoute(scope, recordIn, catalog, resolved);
+  };
+  await app.register(managementRoutes(catalog), { prefix: resolved.apiPrefix });
+  await app.register(managementRoutes(null), { prefix: `${resolved.apiPrefix}/v1` });
+  await app.register(async (scope) => registerDocumentRoutes(scope, engine, documents, catalog), { prefix: resolved.docsPrefix });
+  registerMetrics(app, app, engine, catalog);
+  return app;
+}

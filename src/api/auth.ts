@@ -1,0 +1,94 @@
+/**
+ * HTTP Basic authentication and roles. Every route that declares a role (all API routes do) needs
+ * credentials of a user of the UserDirectory; requests that arrived over the home's Unix socket are
+ * trusted as a local admin, because the socket's file permissions already restrict who can connect.
+ *
+ * scrypt is deliberately slow, and the real client authenticates every call (its log tail polls once a
+ * second), so a successful check is remembered for a minute under a keyed hash of the header.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './error-replies.ts';
+import { routeConfig } from './route-catalog.ts';
+import { roleAllows, type AuthenticatedUser, type UserDirectory } from './users.ts';
+
+const localRequests = new WeakSet<IncomingMessage>();
+export const localUser: AuthenticatedUser = { name: 'local', role: 'admin' };
+
+/** Marks a raw request as having come over the local control socket. */
+export function markLocal(raw: IncomingMessage): void {
+  localRequests.add(raw);
+}
+
+export function isLocal(raw: IncomingMessage): boolean {
+  return localRequests.has(raw);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated user of an API route (undefined on routes that declare no role). */
+    user?: AuthenticatedUser;
+  }
+}
+
+interface CachedVerification {
+  user: AuthenticatedUser;
+  generation: number;
+  expires: number;
+}
+
+const cacheTtlMs = 60_000;
+const cacheLimit = 1000;
+
+export function parseBasic(header: string | undefined): { name: string; password: string } | null {
+  if (!header) return null;
+  const match = /^Basic\s+([A-Za-z0-9+/=]*)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+function challenge(reply: FastifyReply, text: string): FastifyReply {
+  reply.header('WWW-Authenticate', 'Basic realm="Conveyor", charset="UTF-8"');
+  return sendError(reply, 401, { error: text, code: 'ERR_AUTH' });
+}
+
+export function installAuth(app: FastifyInstance, users: UserDirectory): void {
+  const cacheKey = randomBytes(32);
+  const cache = new Map<string, CachedVerification>();
+
+  async function authenticate(header: string): Promise<AuthenticatedUser | null> {
+    const key = createHmac('sha256', cacheKey).update(header).digest('base64');
+    const cached = cache.get(key);
+    if (cached && cached.generation === users.generation && cached.expires > Date.now()) return cached.user;
+    const credentials = parseBasic(header);
+    if (!credentials) return null;
+    await users.reload();
+    const user = await users.verify(credentials.name, credentials.password);
+    if (!user) return null;
+    if (cache.size >= cacheLimit) cache.clear();
+    cache.set(key, { user, generation: users.generation, expires: Date.now() + cacheTtlMs });
+    return user;
+  }
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const needed = routeConfig(request).role;
+    if (needed === undefined) return;
+    let user: AuthenticatedUser | null;
+    if (isLocal(request.raw)) {
+      user = localUser;
+    } else {
+      const header = request.headers.authorization;
+      if (!header) return challenge(reply, 'Authentication required: send the user name and password of a Conveyor user (HTTP Basic)');
+      user = await authenticate(header);
+      if (!user) return challenge(reply, 'Wrong user name or password');
+    }
+    request.user = user;
+    if (!roleAllows(user.role, needed)) {
+      return sendError(reply, 403, { error: `User ${user.name} has the role ${user.role}; this operation needs the role ${needed}`, code: 'ERR_FORBIDDEN' });
+    }
+  });
+}

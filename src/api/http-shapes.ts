@@ -1,0 +1,110 @@
+/**
+ * The JSON shapes the spec gives the HTTP API, built from the engine's types: the list record, the log
+ * entry, the production definition of `GET /export` (architecture §8: real booleans and integers).
+ */
+import type { LogEntry } from '../core/log.ts';
+import type { ProductionDefinition } from '../core/production.ts';
+import { formatTimestamp } from '../core/time.ts';
+import type { ProductionSummary } from '../engine/engine-api.ts';
+
+export interface ListRecord {
+  Status: string;
+  LastStartTime: string;
+  LastStopTime: string;
+  AutoStart: boolean;
+}
+
+/** The list reports the status "in its own capitalisation": `Running`, `Stopped`, … */
+export function listRecord(summary: ProductionSummary): ListRecord {
+  return {
+    Status: summary.status.charAt(0).toUpperCase() + summary.status.slice(1),
+    LastStartTime: summary.lastStartTime === null ? '' : formatTimestamp(summary.lastStartTime),
+    LastStopTime: summary.lastStopTime === null ? '' : formatTimestamp(summary.lastStopTime),
+    AutoStart: summary.autoStart,
+  };
+}
+
+export interface LogEntryJson {
+  id: number;
+  config_name: string;
+  job: string;
+  message_id: string;
+  session_id: string;
+  source_class: string;
+  source_method: string;
+  text: string;
+  time_logged: string;
+  type: string;
+}
+
+export function logEntryJson(entry: LogEntry): LogEntryJson {
+  return {
+    id: entry.id,
+    config_name: entry.configName,
+    job: entry.job,
+    message_id: entry.messageId === null ? '' : String(entry.messageId),
+    session_id: entry.sessionId === null ? '' : String(entry.sessionId),
+    source_class: entry.sourceClass,
+    source_method: entry.sourceMethod,
+    text: entry.text,
+    time_logged: formatTimestamp(entry.timeLogged),
+    type: entry.type,
+  };
+}
+
+export interface ExportJson {
+  name: string;
+  description: string;
+  test_enabled: boolean;
+  log_trace_events: boolean;
+  actor_pool_size: number;
+  items: Array<{
+    name: string;
+    classname: string;
+    pool_size: number;
+    enabled: boolean;
+    foreground: boolean;
+    comment: string;
+    log_trace_events: boolean;
+    schedule: string;
+    settings: Array<{ target: string; name: string; value: string }>;
+  }>;
+}
+
+export function exportJson(definition: ProductionDefinition): ExportJson {
+  return {
+    name: definition.name,
+    description: definition.description,
+    test_enabled: definition.testingEnabled,
+    log_trace_events: definition.logGeneralTraceEvents,
+    actor_pool_size: definition.actorPoolSize,
+    items: definition.items.map((item) => ({
+      name: item.name,
+      classname: item.classname,
+      pool_size: item.poolSize,
+      enabled: item.enabled,
+      foreground: item.foreground,
+      comment: item.comment,
+      log_trace_events: item.logTraceEvents,
+      schedule: item.schedule,
+      settings: item.settings.map(({ target, name, value }) => ({ target, name, value })),
+    })),
+  };
+}
+
+/** Test replies carry at most this many characters of the response body (architecture §8). */
+export const testBodyLimit = 1_000_000;
+
+export interface TestReplyJson {
+  classname: string;
+  body: string;
+  truncated: boolean;
+}
+
+export function testReply(classname: string, body: string): TestReplyJson {
+  if (body.length <= testBodyLimit) return { classname, body, truncated: false };
+  // Never split a surrogate pair: the cut text must stay valid UTF-16.
+  const last = body.charCodeAt(testBodyLimit - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? testBodyLimit - 1 : testBodyLimit;
+  return { classname, body: body.slice(0, end), truncated: true };
+}

@@ -1,0 +1,53 @@
+/** The options of the API, their documented defaults, and the context its route modules share. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { EngineApi } from '../engine/engine-api.ts';
+import type { ClassDocumentCompiler } from './class-documents.ts';
+import type { UserDirectory } from './users.ts';
+
+export interface ApiOptions {
+  engine: EngineApi;
+  users: UserDirectory;
+  /** Where the spec routes are mounted (also answered under `{apiPrefix}/v1`). Default `/api/iop`. */
+  apiPrefix?: string;
+  /** Where the class-document (Atelier) API is mounted. Default `/api/atelier/v1`. */
+  docsPrefix?: string;
+  /** Largest request body in bytes. Default 64 MiB (migrate uploads whole packages as JSON). */
+  bodyLimit?: number;
+  /** Largest `top` of `GET /log`, and the most entries one `since_id` poll returns. Default 1000. */
+  maxTop?: number;
+  /** Time allowed to receive a whole request, in ms (Node's `requestTimeout`). Default 300000. */
+  requestTimeoutMs?: number;
+  /** The folder holding a namespace's uploaded packages (the default target of `PUT /migrate`). */
+  packagesDir: (namespace: string) => string;
+  /** The folder where a namespace's class documents (`PUT {docs}/{ns}/doc/{name}`) are kept. */
+  documentsDir: (namespace: string) => string;
+  /** Folders a `remote_folder` of `PUT /migrate` must lie in (after resolving links). Usually `[home]`. */
+  allowedRoots: string[];
+  /** What `GET /version` answers. */
+  version: { version: string; description: string };
+  /** Compiles class documents that Conveyor can run (DTL transforms); see class-documents.ts. */
+  classCompiler?: ClassDocumentCompiler;
+  logger?: FastifyBaseLogger;
+}
+
+export type ResolvedApiOptions = Required<Omit<ApiOptions, 'logger' | 'classCompiler'>> & Pick<ApiOptions, 'logger' | 'classCompiler'>;
+
+export const apiDefaults = {
+  apiPrefix: '/api/iop',
+  docsPrefix: '/api/atelier/v1',
+  bodyLimit: 64 * 1024 * 1024,
+  maxTop: 1000,
+  requestTimeoutMs: 300_000,
+} as const;
+
+export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
+  const trimSlash = (prefix: string): string => (prefix === '/' ? '' : prefix.replace(/\/+$/, ''));
+  return {
+    ...options,
+    apiPrefix: trimSlash(options.apiPrefix ?? apiDefaults.apiPrefix),
+    docsPrefix: trimSlash(options.docsPrefix ?? apiDefaults.docsPrefix),
+    bodyLimit: options.bodyLimit ?? apiDefaults.bodyLimit,
+    maxTop: options.maxTop ?? apiDefaults.maxTop,
+    requestTimeoutMs: options.requestTimeoutMs ?? apiDefaults.requestTimeoutMs,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The users of the HTTP API: name, role, and a salted scrypt hash of the password, kept in one JSON
+ * file of the home (`<home>/users.json`, mode 0600). Passwords never leave this module in clear,
+ * except the one generated for the first admin, which the caller prints once.
+ */
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ConveyorError } from '../core/errors.ts';
+
+export const roles = ['viewer', 'operator', 'admin'] as const;
+export type Role = (typeof roles)[number];
+
+/** Each role may do what the roles before it may do. */
+export function roleAllows(held: Role, needed: Role): boolean {
+  return roles.indexOf(held) >= roles.indexOf(needed);
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (roles as readonly string[]).includes(value);
+}
+
+export interface UserRecord {
+  name: string;
+  role: Role;
+  /** base64 */
+  salt: string;
+  /** base64 scrypt output */
+  hash: string;
+  /** scrypt cost parameter N used for this hash (kept per user so the default can change). */
+  cost: number;
+}
+
+export interface AuthenticatedUser {
+  name: string;
+  role: Role;
+}
+
+const keyLength = 32;
+const defaultCost = 16384;
+/** scrypt needs 128 * N * r bytes; leave headroom over Node's 32 MiB default. */
+const maxmem = 64 * 1024 * 1024;
+
+function scrypt(password: string, salt: Buffer, cost: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCallback(password, salt, keyLength, { N: cost, r: 8, p: 1, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashPassword(name: string, password: string, role: Role, cost = defaultCost): Promise<UserRecord> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, cost);
+  return { name, role, salt: salt.toString('base64'), hash: hash.toString('base64'), cost };
+}
+
+/** A record no password matches: verifying unknown users against it keeps their timing alike. */
+const decoy: UserRecord = { name: '', role: 'viewer', salt: randomBytes(16).toString('base64'), hash: randomBytes(keyLength).toString('base64'), cost: defaultCost };
+
+function validName(name: string): boolean {
+  return /^[A-Za-z0-9._@-]{1,64}$/.test(name);
+}
+
+export class UserDirectory {
+  readonly file: string;
+  #users = new Map<string, UserRecord>();
+  #loadedMtime = -1;
+  /** Bumped on every change, so callers caching verifications can drop stale entries. */
+  #generation = 0;
+
+  private constructor(file: string) {
+    this.file = file;
+  }
+
+  /** Opens the file (a missing file is an empty directory; it is created on the first change). */
+  static async open(file: string): Promise<UserDirectory> {
+    const directory = new UserDirectory(file);
+    await directory.reload();
+    return directory;
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Re-reads the file when another process (e.g. `conveyor user add`) changed it. */
+  async reload(): Promise<void> {
+    let mtime: number;
+    try {
+      mtime = (await stat(this.file)).mtimeMs;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        if (this.#users.size > 0) this.#generation++;
+        this.#users.clear();
+        this.#loadedMtime = -1;
+        return;
+      }
+      throw error;
+    }
+    if (mtime === this.#loadedMtime) return;
+    const text = await readFile(this.file, 'utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ConveyorError('ERR_CONFIG', `The users file ${this.file} is not valid JSON: ${(error as Error).message}`);
+    }
+    const list = (parsed as { users?: unknown }).users;
+    if (!Array.isArray(list)) throw new ConveyorError('ERR_CONFIG', `The users file ${this.file} must hold {"users": [...]}`);
+    const users = new Map<string, UserRecord>();
+    for (const entry of list as Partial<UserRecord>[]) {
+      if (typeof entry.name !== 'string' || !isRole(entry.role) || typeof entry.salt !== 'string' || typeof entry.hash !== 'string') {
+        throw new ConveyorError('ERR_CONFIG', `The users file ${this.file} has an invalid entry: ${JSON.stringify(entry.name ?? entry)}`, {
+          hint: 'Each user needs name, role (viewer | operator | admin), salt and hash.',
+        });
+      }
+      users.set(entry.name, { name: entry.name, role: entry.role, salt: entry.salt, hash: entry.hash, cost: entry.cost ?? defaultCost });
+    }
+    this.#users = users;
+    this.#loadedMtime = mtime;
+    this.#generation++;
+  }
+
+  list(): AuthenticatedUser[] {
+    return [...this.#users.values()].map(({ name, role }) => ({ name, role }));
+  }
+
+  get size(): number {
+    return this.#users.size;
+  }
+
+  /** The user when name and password match, else null. Runs scrypt either way. */
+  async verify(name: string, password: string): Promise<AuthenticatedUser | null> {
+    const record = this.#users.get(name);
+    const target = record ?? decoy;
+    const expected = Buffer.from(target.hash, 'base64');
+    const actual = await scrypt(password, Buffer.from(target.salt, 'base64'), target.cost);
+    const same = actual.length === expected.length && timingSafeEqual(actual, expected);
+    return same && record !== undefined ? { name: record.name, role: record.role } : null;
+  }
+
+  /** Creates the user or replaces its password and role. */
+  async set(name: string, password: string, role: Role): Promise<void> {
+    if (!validName(name)) {
+      throw new ConveyorError('ERR_INVALID_INPUT', `Invalid user name ${JSON.stringify(name)}`, { hint: 'Use 1 to 64 letters, digits, . _ @ or -.' });
+    }
+    if (!isRole(role)) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid role ${JSON.stringify(role)}: use viewer, operator or admin`);
+    if (password.length === 0) throw new ConveyorError('ERR_INVALID_INPUT', `The password of ${name} must not be empty`);
+    await this.reload();
+    this.#users.set(name, await hashPassword(name, password, role));
+    await this.#save();
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.reload();
+    if (!this.#users.delete(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
+    await this.#save();
+  }
+
+  async #save(): Promise<void> {
+    await mkdir(dirname(this.file), { recursive: true });
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify({ users: [...this.#users.values()] }, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, this.file);
+    this.#loadedMtime = (await stat(this.file)).mtimeMs;
+    this.#generation++;
+  }
+}
+
+export interface FirstAdmin {
+  name: string;
+  /** Set only when Conveyor generated it: print it once, it is stored hashed only. */
+  generatedPassword: string | null;
+}
+
+/**
+ * Secure by default: when the directory is empty, creates an admin named by `CONVEYOR_ADMIN_USER`
+ * (default `admin`) with the password `CONVEYOR_ADMIN_PASSWORD`, or a random one returned to the caller
+ * to print once. Returns null when users already exist (the variables are then ignored).
+ */
+export async function ensureFirstAdmin(directory: UserDirectory, env: NodeJS.ProcessEnv = process.env): Promise<FirstAdmin | null> {
+  await directory.reload();
+  if (directory.size > 0) return null;
+  const name = env.CONVEYOR_ADMIN_USER || 'admin';
+  const given = env.CONVEYOR_ADMIN_PASSWORD;
+  const password = given || randomBytes(18).toString('base64url');
+  await directory.set(name, password, 'admin');
+  return { name, generatedPassword: given ? null : password };
+}
