@@ -1,0 +1,1 @@
+"""The Python side of Conveyor's worker bridge: `python3 -u -m conveyor_host` runs one component."""

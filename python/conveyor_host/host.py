@@ -1,0 +1,255 @@
+"""The worker's main loop: one component instance (plus its Python adapter, if any) per process.
+
+The main thread takes frames from the channel's inbox one at a time and runs the matching hook;
+user code runs on it, and blocks on it when it sends synchronously while the reader thread keeps
+receiving. See docs/python-bridge.md for the protocol.
+"""
+import importlib
+import json
+import os
+import queue
+import sys
+import traceback
+
+from iop import _runtime
+from iop._business_host import GENERATOR_ACK, GENERATOR_POLL, GENERATOR_START, GENERATOR_STOP
+from iop._components import BusinessOperation, BusinessService, InboundAdapter, adapter_type_of
+from iop._dispatch import find_handler
+from iop._serialization import deserialize, serialize
+from iop._settings import apply_settings
+
+from .channel import PROTOCOL_VERSION
+
+
+class HookError(Exception):
+    def __init__(self, payload):
+        super().__init__(payload.get('message', ''))
+        self.payload = payload
+
+
+def _add_classpaths(classpaths):
+    for path in reversed([p for p in classpaths if p]):
+        path = os.path.abspath(path)
+        if path in sys.path:
+            sys.path.remove(path)
+        sys.path.insert(0, path)
+
+
+def _load(module_name, class_name, classpaths):
+    _add_classpaths(classpaths)
+    module = importlib.import_module(module_name)
+    try:
+        return getattr(module, class_name)
+    except AttributeError:
+        raise ImportError(f'module {module_name!r} has no class {class_name!r}') from None
+
+
+class _BusinessHostHandle:
+    """What an inbound adapter sees as `self.business_host`: IoP's host object, whose ProcessInput
+    runs the service's on_process_input."""
+
+    def __init__(self, service):
+        self._service = service
+
+    def ProcessInput(self, message_input):
+        return self._service.on_process_input(message_input)
+
+    process_input = ProcessInput
+    OnProcessInput = ProcessInput
+
+    def __getattr__(self, name):
+        return getattr(self._service, name)
+
+
+class WorkerHost:
+    def __init__(self, channel):
+        self.channel = channel
+        self.instance = None
+        self.adapter = None
+        self.class_name = ''
+        self.keepalive_seconds = None
+        self._generator = None
+
+    # --- loop -----------------------------------------------------------------------------------
+    def run(self):
+        self.channel.send({'t': 'hello', 'protocol': PROTOCOL_VERSION, 'pid': os.getpid(), 'python': sys.version.split()[0]})
+        while True:
+            try:
+                frame = self.channel.inbox.get(timeout=self.keepalive_seconds)
+            except queue.Empty:
+                self._keepalive()
+                continue
+            if frame is None:
+                return
+            kind = frame.get('t')
+            if kind == 'teardown':
+                self._answer(frame, self._teardown)
+                return
+            if kind == 'init':
+                self._answer(frame, lambda: self._init(frame))
+            elif kind == 'invoke':
+                self._answer(frame, lambda: self._invoke(frame))
+
+    def _answer(self, frame, action):
+        try:
+            value = action()
+            reply = {'t': 'result', 'id': frame['id'], 'ok': True, 'value': value}
+        except HookError as error:
+            reply = {'t': 'result', 'id': frame['id'], 'ok': False, 'error': error.payload}
+        except BaseException as error:  # report anything, even SystemExit, as the hook's failure
+            reply = {'t': 'result', 'id': frame['id'], 'ok': False, 'error': _error_payload(error)}
+        self.channel.send(reply)
+
+    def _run_hook(self, name, function, *args):
+        try:
+            return function(*args)
+        except BaseException as error:
+            payload = _error_payload(error)
+            payload['hook'] = name
+            raise HookError(payload) from error
+
+    # --- init -----------------------------------------------------------------------------------
+    def _init(self, frame):
+        _runtime.attach(self.channel, frame.get('configName', ''))
+        previous = _runtime.link.enter_call(None)
+        try:
+            cls = self._run_hook('import', _load, frame['module'], frame['className'], frame.get('classpaths') or [])
+            self.class_name = cls.__name__
+            self.instance = cls.__new__(cls)
+            settings = frame.get('settings') or {}
+            apply_settings(self.instance, settings.get('host') or {}, self._warn)
+            adapter_spec = frame.get('adapter')
+            if adapter_spec:
+                self._init_adapter(adapter_spec, settings.get('adapter') or {})
+            if isinstance(self.instance, BusinessService):
+                _runtime.link.services[frame.get('configName', '')] = self.instance
+            self._connect(self.instance)
+            return {'className': self.class_name, 'adapterType': adapter_type_of(self.instance) if isinstance(self.instance, (BusinessService, BusinessOperation)) else None}
+        finally:
+            _runtime.link.leave_call(previous)
+
+    def _init_adapter(self, spec, adapter_settings):
+        adapter_cls = self._run_hook('import', _load, spec['module'], spec['className'], spec.get('classpaths') or [])
+        adapter = adapter_cls.__new__(adapter_cls)
+        apply_settings(adapter, adapter_settings, self._warn)
+        adapter.business_host_python = self.instance
+        adapter.business_host = adapter.BusinessHost = _BusinessHostHandle(self.instance) if isinstance(adapter, InboundAdapter) else self.instance
+        self.instance.adapter = self.instance.Adapter = adapter
+        self.adapter = adapter
+        interval = adapter_settings.get('KeepaliveInterval') or ''
+        if not isinstance(adapter, InboundAdapter) and interval.strip() not in ('', '0'):
+            self.keepalive_seconds = float(interval)
+        self._connect(adapter)
+
+    def _connect(self, component):
+        try:
+            component.on_connected()
+        except Exception as error:  # IoP: a failing on_connected is a warning, the start goes on
+            self._warn(f'on_connected failed: {type(error).__name__}: {error}')
+        self._run_hook('on_init', component.on_init)
+
+    def _warn(self, text):
+        _runtime.emit_log('Warning', text, self.class_name, 'on_init')
+
+    # --- hooks ----------------------------------------------------------------------------------
+    def _invoke(self, frame):
+        args = frame.get('args') or {}
+        previous = _runtime.link.enter_call(frame.get('call'))
+        try:
+            hook = frame['hook']
+            if hook == 'message':
+                return self._on_message(args)
+            if hook == 'process_input':
+                return self._on_process_input(args)
+            request = self._request(args)
+            response = self._run_hook('deserialize', deserialize, args.get('response'))
+            if hook == 'response':
+                call_request = self._run_hook('deserialize', deserialize, args.get('callRequest'))
+                call_response = self._run_hook('deserialize', deserialize, args.get('callResponse'))
+                result = self._run_hook('on_response', self.instance.on_response, request, response, call_request, call_response, args.get('completionKey'))
+            elif hook == 'complete':
+                result = self._run_hook('on_complete', self.instance.on_complete, request, response)
+            else:
+                raise HookError({'type': 'ProtocolError', 'message': f'unknown hook {hook!r}', 'traceback': ''})
+            return self._serialize(result)
+        finally:
+            _runtime.link.leave_call(previous)
+
+    def _request(self, args):
+        request = self._run_hook('deserialize', deserialize, args.get('request'))
+        message_id = args.get('messageId')
+        if request is not None and message_id is not None:
+            try:
+                request._iris_id = message_id
+            except AttributeError:  # slotted or frozen messages simply do not learn their id
+                pass
+        return request
+
+    def _on_message(self, args):
+        body = args.get('request') or {}
+        classname = body.get('classname')
+        if classname == GENERATOR_START:
+            inner = json.loads(body['data'])['body']
+            request = self._run_hook('deserialize', deserialize, inner)
+            result = self._run_hook('on_message', lambda: find_handler(self.instance, request)(request))
+            try:
+                self._generator = iter(result)
+            except TypeError:
+                raise HookError({'type': 'TypeError', 'message': 'Expected a generator or iterable object from the handler of a generator request', 'traceback': ''}) from None
+            return {'classname': GENERATOR_ACK, 'encoding': 'native', 'data': '{}'}
+        if classname == GENERATOR_POLL:
+            return self._poll_generator()
+        request = self._request(args)
+        result = self._run_hook('on_message', lambda: find_handler(self.instance, request)(request))
+        return self._serialize(result)
+
+    def _poll_generator(self):
+        stop = {'classname': GENERATOR_STOP, 'encoding': 'native', 'data': '{}'}
+        if self._generator is None:
+            return stop
+        try:
+            item = self._run_hook('on_message', next, self._generator)
+        except HookError as error:
+            if error.payload.get('type') == 'StopIteration':
+                self._generator = None
+                return stop
+            raise
+        return self._serialize(item)
+
+    def _on_process_input(self, args):
+        message_input = args.get('input')
+        if message_input is None and isinstance(self.adapter, InboundAdapter):
+            self._run_hook('on_task', self.adapter.on_task)
+            return None
+        value = self._run_hook('deserialize', deserialize, message_input)
+        return self._serialize(self._run_hook('on_process_input', self.instance.on_process_input, value))
+
+    def _serialize(self, value):
+        return self._run_hook('serialize', serialize, value)
+
+    def _keepalive(self):
+        try:
+            self.instance.on_keepalive()
+        except Exception as error:
+            _runtime.emit_log('Error', f'on_keepalive failed: {type(error).__name__}: {error}\n{traceback.format_exc()}', self.class_name, 'on_keepalive')
+
+    def _teardown(self):
+        failures = []
+        for component in (self.adapter, self.instance):
+            if component is None:
+                continue
+            try:
+                component.on_tear_down()
+            except Exception as error:
+                failures.append(_error_payload(error))
+        if failures:
+            raise HookError(dict(failures[0], hook='on_tear_down'))
+        return None
+
+
+def _error_payload(error):
+    return {
+        'type': type(error).__name__,
+        'message': str(error),
+        'traceback': ''.join(traceback.format_exception(type(error), error, error.__traceback__)),
+    }

@@ -1,0 +1,1 @@
+"""Legacy namespace of IoP (`grongier.pex`), kept for older user code."""

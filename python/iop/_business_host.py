@@ -1,0 +1,100 @@
+"""The sending API every business host (service, process, operation) offers.
+
+Targets are item names. Timeouts are in seconds, -1 waits forever. Each call goes to the engine as
+an `op` frame of the call being handled, so the engine links the request to its session.
+"""
+import asyncio
+import json
+
+from . import _runtime
+from ._common import _Common
+from ._serialization import deserialize, serialize
+
+GENERATOR_START = 'IOP.Generator.Message.Start'
+GENERATOR_POLL = 'IOP.Generator.Message.Poll'
+GENERATOR_ACK = 'IOP.Generator.Message.Ack'
+GENERATOR_STOP = 'IOP.Generator.Message.Stop'
+
+_EMPTY_REQUEST = {'classname': 'Ens.Request', 'encoding': 'empty', 'data': ''}
+
+
+def request_body(request):
+    return serialize(request) or _EMPTY_REQUEST
+
+
+def timeout_ms(timeout):
+    if timeout is None or timeout == -1:
+        return -1
+    return int(float(timeout) * 1000)
+
+
+class _BusinessHost(_Common):
+    DISPATCH = []
+
+    def send_request_sync(self, target, request, timeout=-1, description=None):
+        reply = _runtime.op('send_sync', target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
+        return deserialize(reply)
+
+    def send_request_async(self, target, request, description=None):
+        _runtime.op('send_async', target=target, body=request_body(request), description=description, completionKey=None, responseRequired=False)
+
+    async def send_request_async_ng(self, target, request, timeout=-1, description=None):
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def settle(ok, value):
+            loop.call_soon_threadsafe(_settle, future, ok, value)
+
+        _runtime.op_async('send_sync', settle, target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
+        return deserialize(await future)
+
+    def send_multi_request_sync(self, target_request, timeout=-1, description=None):
+        if not isinstance(target_request, list):
+            raise TypeError('send_multi_request_sync takes a list of (target, request) tuples')
+        if not target_request:
+            raise ValueError('send_multi_request_sync needs at least one (target, request) tuple')
+        calls = []
+        for pair in target_request:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError('each entry of send_multi_request_sync must be a (target, request) tuple')
+            calls.append({'target': pair[0], 'body': request_body(pair[1])})
+        replies = _runtime.op('send_multi', calls=calls, timeoutMs=timeout_ms(timeout), description=description)
+        return [
+            (target, request, deserialize(reply['response']), reply['status'])
+            for (target, request), reply in zip(target_request, replies)
+        ]
+
+    def send_generator_request(self, target, request, timeout=-1, description=None):
+        start = {'classname': GENERATOR_START, 'encoding': 'native', 'data': json.dumps({'body': request_body(request)}, ensure_ascii=False)}
+        ack = _runtime.op('send_sync', target=target, body=start, timeoutMs=timeout_ms(timeout), description=description)
+        if not ack or ack.get('classname') != GENERATOR_ACK:
+            raise RuntimeError('Failed to send request, no acknowledgment received.')
+        return self._poll_generator(target, timeout, description)
+
+    def _poll_generator(self, target, timeout, description):
+        poll = {'classname': GENERATOR_POLL, 'encoding': 'native', 'data': '{}'}
+        while True:
+            reply = _runtime.op('send_sync', target=target, body=poll, timeoutMs=timeout_ms(timeout), description=description)
+            if reply is None or reply.get('classname') == GENERATOR_STOP:
+                return
+            yield deserialize(reply)
+
+    # legacy CamelCase spellings
+    def SendRequestSync(self, target, request, timeout=-1, description=None):
+        return self.send_request_sync(target, request, timeout, description)
+
+    def SendRequestAsync(self, target, request, description=None):
+        return self.send_request_async(target, request, description)
+
+    @staticmethod
+    def OnGetConnections():
+        return None
+
+
+def _settle(future, ok, value):
+    if future.done():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(RuntimeError(value))

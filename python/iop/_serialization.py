@@ -1,0 +1,248 @@
+"""Python objects <-> message bodies on the wire (`{classname, encoding, data}`).
+
+Identity is `module.Class`. Dataclass messages travel as compact JSON of their attributes (extra
+attributes included); decoding follows the constructor's fields, coerces values to the annotated
+types when it can and keeps the raw value when it cannot; unknown keys become attributes.
+"""
+import base64
+import dataclasses
+import datetime
+import decimal
+import enum
+import importlib
+import inspect
+import json
+import pickle
+import types
+import typing
+import uuid
+
+import iris
+
+from ._message import Message, PickleMessage, is_pydantic_message
+
+
+class SerializationError(Exception):
+    pass
+
+
+def classname_of(value):
+    cls = type(value)
+    return f'{cls.__module__}.{cls.__name__}'
+
+
+def load_class(classname):
+    if not classname:
+        raise SerializationError('JSON message malformed, must include classname')
+    module_name, _, class_name = classname.rpartition('.')
+    try:
+        module = importlib.import_module(module_name)
+        return getattr(module, class_name)
+    except Exception as error:  # the message names the class whatever went wrong
+        raise SerializationError(f'Failed to load class {classname}: {error}') from error
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+def serialize(value):
+    """The wire body of `value`, or None for "no message"."""
+    if value is None or (isinstance(value, str) and value == ''):
+        return None
+    if iris.is_native(value):
+        properties = value._properties()
+        if not properties and not type(value)._all_properties():
+            return {'classname': type(value).__name__, 'encoding': 'empty', 'data': ''}
+        return {'classname': type(value).__name__, 'encoding': 'native', 'data': _dumps(to_jsonable(properties))}
+    if is_pydantic_message(value):
+        return {'classname': classname_of(value), 'encoding': 'json', 'data': value.model_dump_json()}
+    if isinstance(value, Message):
+        if not dataclasses.is_dataclass(value):
+            raise TypeError(f'{type(value).__module__}.{type(value).__qualname__} must be a dataclass')
+        try:
+            data = _dumps(_attributes(value))
+        except (TypeError, ValueError):
+            if not isinstance(value, PickleMessage):
+                raise
+            return serialize_pickle(value)
+        return {'classname': classname_of(value), 'encoding': 'json', 'data': data}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        raise SerializationError(f'{classname_of(value)} is a dataclass but not a Message: derive it from iop.Message')
+    if isinstance(value, (types.GeneratorType, typing.Iterator)):
+        raise TypeError('A generator cannot be sent as a message: use send_generator_request')
+    raise TypeError('The message must be an instance of a class that is a subclass of Message or IRISObject %Persistent class.')
+
+
+def serialize_pickle(value):
+    data = base64.encodebytes(pickle.dumps(value)).decode('ascii')
+    return {'classname': classname_of(value), 'encoding': 'pickle', 'data': data}
+
+
+def _dumps(value):
+    return json.dumps(value, ensure_ascii=False, separators=(',', ':'), allow_nan=False)
+
+
+def _attributes(obj):
+    return {k: to_jsonable(v) for k, v in vars(obj).items() if not k.startswith('_')}
+
+
+def to_jsonable(value):
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, enum.Enum):
+        return to_jsonable(value.value)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, (decimal.Decimal, uuid.UUID)):
+        return str(value)
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode('utf-8')
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in value]
+    if is_pydantic_message(value):
+        return value.model_dump(mode='json')
+    if iris.is_native(value):
+        return to_jsonable(value._properties())
+    if hasattr(value, '__dict__'):
+        return _attributes(value)
+    raise TypeError(f'Object of type {type(value).__name__} cannot be carried as JSON')
+
+
+# --- decoding -----------------------------------------------------------------------------------
+
+def deserialize(body):
+    """The Python object a wire body stands for (None for no body)."""
+    if body is None:
+        return None
+    encoding = body.get('encoding')
+    classname = body.get('classname', '')
+    if encoding == 'empty':
+        return iris.cls(classname or 'Ens.Request')()
+    if encoding == 'native':
+        properties = json.loads(body['data']) if body.get('data') else {}
+        return iris.cls(classname)(**properties)
+    if encoding == 'pickle':
+        return pickle.loads(base64.b64decode(body['data']))
+    if encoding == 'json':
+        cls = load_class(classname)
+        return from_json(cls, body.get('data') or '{}')
+    raise SerializationError(f'Unknown body encoding {encoding!r} for {classname}')
+
+
+def from_json(cls, text):
+    if is_pydantic_message(cls):
+        return cls.model_validate_json(text)
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
+    if dataclasses.is_dataclass(cls):
+        return dataclass_from_dict(cls, data)
+    instance = cls.__new__(cls)
+    instance.__dict__.update(data)
+    return instance
+
+
+def dataclass_from_dict(cls, data):
+    hints = _type_hints(cls)
+    arguments = {}
+    missing = []
+    for field in dataclasses.fields(cls):
+        if not field.init:
+            continue
+        if field.name in data:
+            arguments[field.name] = coerce(data[field.name], hints.get(field.name, field.type))
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            missing.append(field.name)
+    if missing:
+        raise SerializationError(f'{cls.__module__}.{cls.__name__} is missing the required field(s) {", ".join(missing)}')
+    instance = cls(**arguments)
+    known = {f.name for f in dataclasses.fields(cls)}
+    for key, value in data.items():
+        if key not in known:
+            setattr(instance, key, value)
+    return instance
+
+
+def _type_hints(cls):
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:  # unresolvable forward references: fall back to the raw annotations
+        return {}
+
+
+_SCALARS = {
+    int: lambda v: int(v) if not isinstance(v, bool) and (isinstance(v, str) or float(v) == int(v)) else _fail(),
+    float: lambda v: float(v) if not isinstance(v, bool) else _fail(),
+    bool: lambda v: _to_bool(v),
+    decimal.Decimal: lambda v: decimal.Decimal(str(v)),
+    uuid.UUID: lambda v: uuid.UUID(str(v)),
+    bytes: lambda v: v.encode('utf-8') if isinstance(v, str) else _fail(),
+    datetime.datetime: lambda v: datetime.datetime.fromisoformat(v.replace('Z', '+00:00')),
+    datetime.date: lambda v: datetime.date.fromisoformat(v),
+    datetime.time: lambda v: datetime.time.fromisoformat(v),
+}
+
+
+def _fail():
+    raise ValueError('no coercion')
+
+
+def _to_bool(value):
+    if isinstance(value, bool):
+        return value
+    if value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ('true', 'false', '1', '0', 'yes', 'no'):
+        return value.lower() in ('true', '1', 'yes')
+    return _fail()
+
+
+def coerce(value, annotation):
+    """Best effort: the value converted to `annotation`, or the value itself when it does not fit."""
+    try:
+        return _coerce(value, annotation)
+    except Exception:
+        return value
+
+
+def _coerce(value, annotation):
+    if annotation is None or annotation is typing.Any or isinstance(annotation, (str, typing.ForwardRef)):
+        return value
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Union or (hasattr(types, 'UnionType') and origin is types.UnionType):
+        if value is None:
+            return None
+        options = [option for option in args if option is not type(None)]
+        for option in options:
+            if inspect.isclass(option) and isinstance(value, option):
+                return value
+        for option in options:
+            try:
+                return _coerce(value, option)
+            except Exception:
+                continue
+        return value
+    if value is None:
+        return None
+    if origin in (list, set, tuple, frozenset) and isinstance(value, list):
+        item = args[0] if args else None
+        return origin(coerce(v, item) for v in value) if origin is not list else [coerce(v, item) for v in value]
+    if origin is dict and isinstance(value, dict):
+        item = args[1] if len(args) == 2 else None
+        return {k: coerce(v, item) for k, v in value.items()}
+    if not inspect.isclass(annotation):
+        return value
+    if dataclasses.is_dataclass(annotation) and isinstance(value, dict):
+        return dataclass_from_dict(annotation, value)
+    if is_pydantic_message(annotation) and isinstance(value, dict):
+        return annotation.model_validate(value)
+    if issubclass(annotation, enum.Enum):
+        return annotation(value)
+    if isinstance(value, annotation) and not (annotation is int and isinstance(value, bool)):
+        return value
+    for scalar, convert in _SCALARS.items():
+        if annotation is scalar:
+            return convert(value)
+    return value

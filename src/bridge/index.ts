@@ -1,0 +1,16 @@
+/** The Python worker bridge: what the engine uses to run Python components. */
+import type { ComponentFactory } from '../core/component.ts';
+import { PythonComponent, type PythonComponentSpec } from './python-component.ts';
+import { defaultInterpreter } from './sdk-path.ts';
+
+export type { PythonComponentSpec } from './python-component.ts';
+export type { ClassRef } from './protocol.ts';
+export { PythonComponent } from './python-component.ts';
+export { pythonSdkDir, defaultInterpreter } from './sdk-path.ts';
+
+/** One factory per item: `create()` makes the instance of one job (one python3 child). */
+export function pythonComponentFactory(spec: PythonComponentSpec): ComponentFactory {
+  return {
+    create: () => new PythonComponent(spec, spec.interpreter ?? defaultInterpreter()),
+  };
+}
