@@ -6,6 +6,12 @@
  * Hot-path writes (messages, status changes, log entries) resolve only once committed, and drivers
  * group many of them into one transaction (group commit), so callers write one at a time and still
  * get batched commits.
+ *
+ * Rules every driver keeps (the conformance suite checks them): reads in a namespace that does not
+ * exist answer empty (`[]`, `null`, `0`); writes into one reject with ERR_NAMESPACE_UNKNOWN. Lists
+ * of named things (productions, classes, schemas, transforms, lookup tables) are sorted by name.
+ * Text filters (`MessageFilter.text`, `LogQuery.text`) match an exact, case-sensitive substring.
+ * A `limit` of 0 or less returns nothing. After `close()` every call rejects with ERR_STORE_CLOSED.
  */
 import type { ClassBinding } from '../core/components.ts';
 import type { LogEntry, LogType, NewLogEntry } from '../core/log.ts';
@@ -37,7 +43,7 @@ export interface NamespaceRepository {
   /** `USER` exists from the first migration on. */
   list(): Promise<string[]>;
   exists(name: string): Promise<boolean>;
-  /** Idempotent. */
+  /** Idempotent. An invalid name (see namespace-name.ts) rejects with ERR_INVALID_INPUT. */
   create(name: string): Promise<void>;
 }
 
@@ -46,11 +52,15 @@ export interface ProductionRepository {
   get(namespace: string, name: string): Promise<ProductionRecord | null>;
   /** Insert or replace the definition; keeps state, times and autoStart of an existing record. */
   put(namespace: string, definition: ProductionDefinition): Promise<void>;
+  /** Also clears the namespace's default when it named this production. */
   delete(namespace: string, name: string): Promise<void>;
+  /** Fields absent from the patch keep their value. Unknown production: ERR_PRODUCTION_NOT_FOUND. */
   setState(namespace: string, name: string, patch: ProductionStatePatch): Promise<void>;
+  /** Unknown production: ERR_PRODUCTION_NOT_FOUND. */
   setAutoStart(namespace: string, name: string, autoStart: boolean): Promise<void>;
   /** The namespace's default (last-used) production, or null. */
   getDefault(namespace: string): Promise<string | null>;
+  /** Any name is accepted (the engine checks it exists). */
   setDefault(namespace: string, name: string): Promise<void>;
 }
 
@@ -78,11 +88,13 @@ export interface NewMessage {
   target: string;
   responseRequired: boolean;
   status: MessageStatus;
+  /** Higher is served first by `claim` (0 = normal). */
   priority: number;
   description: string;
   body: MessageBody;
 }
 
+/** Fields absent from a patch keep their value; `null` sets null. Unknown id: ERR_MESSAGE_NOT_FOUND. */
 export interface MessagePatch {
   id: number;
   status?: MessageStatus;
@@ -137,8 +149,9 @@ export interface MessageRepository {
   claim(namespace: string, targets: string[], owner: string, limit: number, leaseMs: number): Promise<StoredMessage[]>;
   /** Extends the leases of these messages if `owner` still holds them; returns the ids extended. */
   extendLeases(ids: number[], owner: string, leaseMs: number): Promise<number[]>;
-  /** Puts delivered messages whose lease expired back to `queued`; returns how many. */
+  /** Puts delivered messages whose lease expired (`leaseUntil <= now`) back to `queued`, lease cleared; returns how many. */
   releaseExpired(namespace: string, now: number): Promise<number>;
+  /** Targets with queued or delivered messages (of either kind), sorted by target. */
   queueDepths(namespace: string): Promise<QueueDepth[]>;
   count(namespace: string): Promise<number>;
 }
@@ -193,12 +206,15 @@ export interface TransformRepository {
   get(namespace: string, name: string, version?: number): Promise<StoredTransform | null>;
   /** Stores a new version (1, 2, …) and returns it. */
   put(namespace: string, name: string, source: string): Promise<StoredTransform>;
+  /** Every version, oldest first. */
   history(namespace: string, name: string): Promise<StoredTransform[]>;
+  /** Removes every version; a later put starts again at version 1. */
   delete(namespace: string, name: string): Promise<void>;
 }
 
 export interface LookupRepository {
   tables(namespace: string): Promise<string[]>;
+  /** The entries (an empty table is `{}`), or null when the table does not exist. */
   get(namespace: string, table: string): Promise<Record<string, string> | null>;
   /** Replaces the whole table. */
   put(namespace: string, table: string, entries: Record<string, string>): Promise<void>;

@@ -1,0 +1,120 @@
+/**
+ * The embedded store: one SQLite file per home, opened by one server process.
+ *
+ * Durability: WAL journal. `full` (default) syncs the WAL on every commit, so what a write resolved
+ * survives power loss. `normal` syncs only at checkpoints: it survives a crash or kill -9 of the
+ * process (the WAL is in the OS page cache) but the last commits may be lost on power loss or an
+ * OS crash. Group commit makes either cheap per message.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { ConveyorError } from '../../core/errors.ts';
+import { GroupCommitter } from '../group-commit.ts';
+import { migrate } from '../migrator.ts';
+import type { Store, StoreCapabilities } from '../store.ts';
+import { sqliteMigrationHost, sqliteMigrations } from './migrations.ts';
+import { SqliteClasses } from './sqlite-classes.ts';
+import { SqliteContext, toStoreError } from './sqlite-context.ts';
+import { SqliteLog } from './sqlite-log.ts';
+import { SqliteLookups } from './sqlite-lookups.ts';
+import { SqliteMessages } from './sqlite-messages.ts';
+import { SqliteNamespaces } from './sqlite-namespaces.ts';
+import { SqliteProductions } from './sqlite-productions.ts';
+import { SqliteSchemas } from './sqlite-schemas.ts';
+import { SqliteTransforms } from './sqlite-transforms.ts';
+import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
+
+export type Durability = 'full' | 'normal';
+
+export interface SqliteStoreOptions {
+  /** The database file; its folder is created when missing. */
+  path: string;
+  durability?: Durability;
+  /** How long a statement waits for another connection's lock before failing (default 5000). */
+  busyTimeoutMs?: number;
+  /** Most rows per group commit (default 500). */
+  maxBatch?: number;
+}
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const db = openDatabase(options);
+  try {
+    await migrate(sqliteMigrationHost(db), sqliteMigrations, `SQLite store at ${options.path}`);
+    // Refreshes planner statistics where they are missing or stale (cheap: bounded by analysis_limit).
+    db.pragma('optimize = 0x10002');
+    return new SqliteStore(db, options.maxBatch ?? 500);
+  } catch (error) {
+    db.close();
+    throw toStoreError(`open the SQLite store at ${options.path}`, error);
+  }
+}
+
+function openDatabase(options: SqliteStoreOptions): Database.Database {
+  const durability = options.durability ?? 'full';
+  if (durability !== 'full' && durability !== 'normal') {
+    throw new ConveyorError('ERR_CONFIG', `Unknown store durability "${String(durability)}"`, { hint: 'Use "full" or "normal".' });
+  }
+  let db: Database.Database | undefined;
+  try {
+    mkdirSync(dirname(options.path), { recursive: true });
+    db = new Database(options.path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toStoreError(`open the SQLite store at ${options.path}`, error);
+  }
+}
+
+class SqliteStore implements Store {
+  readonly capabilities: StoreCapabilities = { multiNode: false, notify: false };
+  readonly namespaces: SqliteNamespaces;
+  readonly productions: SqliteProductions;
+  readonly classes: SqliteClasses;
+  readonly messages: SqliteMessages;
+  readonly log: SqliteLog;
+  readonly schemas: SqliteSchemas;
+  readonly transforms: SqliteTransforms;
+  readonly lookups: SqliteLookups;
+  readonly #db: Database.Database;
+  readonly #ctx: SqliteContext;
+  readonly #committer: GroupCommitter<SqliteWrite, number[]>;
+  #closing: Promise<void> | null = null;
+
+  constructor(db: Database.Database, maxBatch: number) {
+    this.#db = db;
+    const ctx = new SqliteContext(db);
+    this.#ctx = ctx;
+    const commitBatch = sqliteBatchWriter(db);
+    this.#committer = new GroupCommitter<SqliteWrite, number[]>({
+      commit: (batch) => ctx.runSync('write to the store', () => commitBatch(batch)),
+      maxBatch,
+      weight: writeWeight,
+    });
+    const submit = (op: SqliteWrite): Promise<number[]> => this.#committer.submit(op);
+    this.namespaces = new SqliteNamespaces(ctx);
+    this.productions = new SqliteProductions(ctx);
+    this.classes = new SqliteClasses(ctx);
+    this.messages = new SqliteMessages(ctx, submit);
+    this.log = new SqliteLog(ctx, submit);
+    this.schemas = new SqliteSchemas(ctx);
+    this.transforms = new SqliteTransforms(ctx);
+    this.lookups = new SqliteLookups(ctx);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    await this.#committer.close();
+    this.#ctx.markClosed();
+    this.#db.pragma('optimize');
+    this.#db.close();
+  }
+}

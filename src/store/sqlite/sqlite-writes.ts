@@ -1,0 +1,125 @@
+/**
+ * The group-committed writes of the SQLite driver: message inserts, message patches and log
+ * appends. Each op is one repository call; a batch of ops is applied in one transaction with
+ * statements prepared once (the hot path: no SQL is built per row).
+ */
+import type Database from 'better-sqlite3';
+import { ConveyorError } from '../../core/errors.ts';
+import type { NewLogEntry } from '../../core/log.ts';
+import type { MessagePatch, NewMessage } from '../store.ts';
+
+type Db = Database.Database;
+
+export type SqliteWrite =
+  | { kind: 'insert-messages'; namespaceIds: number[]; messages: NewMessage[] }
+  | { kind: 'patch-messages'; patches: MessagePatch[] }
+  | { kind: 'append-log'; namespaceId: number; entries: NewLogEntry[] };
+
+/** How much an op weighs against the committer's batch limit: its row count. */
+export function writeWeight(op: SqliteWrite): number {
+  switch (op.kind) {
+    case 'insert-messages':
+      return Math.max(1, op.messages.length);
+    case 'patch-messages':
+      return Math.max(1, op.patches.length);
+    case 'append-log':
+      return Math.max(1, op.entries.length);
+  }
+}
+
+/** Returns the commit function for the group committer: one transaction, one id list per op. */
+export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => number[][] {
+  const insertHeader = db.prepare(`
+    INSERT INTO messages (ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
+      status, priority, description, attempts, classname, created_at, updated_at)
+    VALUES (@nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
+      @status, @priority, @description, 0, @classname, @now, @now)`);
+  const startSession = db.prepare('UPDATE messages SET session_id = id WHERE id = ?');
+  const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, ?)');
+  // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
+  const patch = db.prepare(`
+    UPDATE messages SET
+      status = CASE WHEN @setStatus THEN @status ELSE status END,
+      corresponding_id = CASE WHEN @setCorrespondingId THEN @correspondingId ELSE corresponding_id END,
+      error = CASE WHEN @setError THEN @error ELSE error END,
+      attempts = CASE WHEN @setAttempts THEN @attempts ELSE attempts END,
+      lease_owner = CASE WHEN @setLeaseOwner THEN @leaseOwner ELSE lease_owner END,
+      lease_until = CASE WHEN @setLeaseUntil THEN @leaseUntil ELSE lease_until END,
+      updated_at = @now
+    WHERE id = @id`);
+  const appendLog = db.prepare(`
+    INSERT INTO log_entries (ns_id, type, config_name, job, message_id, session_id, source_class, source_method, text, time_logged)
+    VALUES (@nsId, @type, @configName, @job, @messageId, @sessionId, @sourceClass, @sourceMethod, @text, @now)`);
+
+  function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number): number[] {
+    return op.messages.map((message, index) => {
+      const { lastInsertRowid } = insertHeader.run({
+        nsId: op.namespaceIds[index],
+        sessionId: message.sessionId ?? 0,
+        parentId: message.parentId,
+        correspondingId: message.correspondingId,
+        kind: message.kind,
+        source: message.source,
+        target: message.target,
+        responseRequired: message.responseRequired ? 1 : 0,
+        status: message.status,
+        priority: message.priority,
+        description: message.description,
+        classname: message.body.classname,
+        now,
+      });
+      const id = Number(lastInsertRowid);
+      // A session's first message names the session: its id is only known now.
+      if (message.sessionId === null) startSession.run(id);
+      insertBody.run(id, message.body.encoding, message.body.data);
+      return id;
+    });
+  }
+
+  function patchMessages(op: Extract<SqliteWrite, { kind: 'patch-messages' }>, now: number): number[] {
+    for (const p of op.patches) {
+      const { changes } = patch.run({
+        id: p.id,
+        now,
+        setStatus: flag(p.status),
+        status: p.status ?? null,
+        setCorrespondingId: flag(p.correspondingId),
+        correspondingId: p.correspondingId ?? null,
+        setError: flag(p.error),
+        error: p.error ?? null,
+        setAttempts: flag(p.attempts),
+        attempts: p.attempts ?? null,
+        setLeaseOwner: flag(p.leaseOwner),
+        leaseOwner: p.leaseOwner ?? null,
+        setLeaseUntil: flag(p.leaseUntil),
+        leaseUntil: p.leaseUntil ?? null,
+      });
+      if (changes === 0) throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `Cannot update message ${p.id}: no message with that id exists`);
+    }
+    return [];
+  }
+
+  function appendEntries(op: Extract<SqliteWrite, { kind: 'append-log' }>, now: number): number[] {
+    return op.entries.map((entry) => Number(appendLog.run({ nsId: op.namespaceId, ...entry, now }).lastInsertRowid));
+  }
+
+  const applyBatch = db.transaction((batch: readonly SqliteWrite[], now: number): number[][] =>
+    batch.map((op) => {
+      switch (op.kind) {
+        case 'insert-messages':
+          return insertMessages(op, now);
+        case 'patch-messages':
+          return patchMessages(op, now);
+        case 'append-log':
+          return appendEntries(op, now);
+      }
+    }),
+  );
+
+  return (batch) => applyBatch.immediate(batch, Date.now());
+}
+
+/** 1 when the patch carries the field (null included: null is a value to set), else 0. */
+function flag(value: unknown): number {
+  return value === undefined ? 0 : 1;
+}
