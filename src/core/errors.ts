@@ -32,6 +32,7 @@ export const errorCodes = {
   ERR_AUTH: { status: 401, summary: 'Missing or wrong credentials' },
   ERR_FORBIDDEN: { status: 403, summary: 'The user lacks the role for this operation' },
   ERR_INTERNAL: { status: 500, summary: 'An unexpected internal error' },
+  ERR_NOT_AVAILABLE: { status: 501, summary: 'This server does not offer the operation (the engine lacks the service)' },
   ERR_UNREACHABLE: { status: 503, summary: 'The client could not reach the server (refused, unknown host, timeout)' },
   ERR_TLS: { status: 502, summary: 'The TLS handshake with the server failed (certificate not trusted)' },
   ERR_SERVER: { status: 502, summary: 'The server answered a client request with an error' },
