@@ -5,8 +5,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApi, listenApi } from '../api/index.ts';
-import { UserDirectory } from '../api/users.ts';
+import { buildApi } from '../api/api.ts';
+import { listenApi } from '../api/listen.ts';
+import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { Engine } from '../engine/engine.ts';
 import { openStore } from '../store/open-store.ts';
 import type { ServerConfig } from './config.ts';
@@ -45,7 +46,12 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     }
     const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs });
     cleanups.push(() => engine.close());
-    const users = await UserDirectory.open(join(config.home, 'users.json'), say);
+    const users = await UserDirectory.open(join(config.home, 'users.json'));
+    const firstAdmin = await ensureFirstAdmin(users);
+    if (firstAdmin?.generatedPassword) {
+      say(`Created the first admin user '${firstAdmin.name}' with password: ${firstAdmin.generatedPassword}`);
+      say('It is shown only this once; change it with CONVEYOR_ADMIN_PASSWORD on a fresh home or in users.json.');
+    }
     const app = await buildApi({
       engine,
       users,
@@ -60,9 +66,9 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       version: { version: await packageVersion(), description: 'Conveyor production management API' },
     });
     const socketPath = join(config.home, 'conveyor.sock');
-    const listening = await listenApi(app, { host: config.host, port: config.port, socketPath });
+    const listening = await listenApi(app, { host: config.host, port: config.port, socketPath, requestTimeoutMs: config.requestTimeoutMs });
     cleanups.push(() => listening.close());
-    return { config, engine, url: listening.url, socketPath, close };
+    return { config, engine, url: listening.url ?? '', socketPath, close };
   } catch (error) {
     await close();
     throw error;
