@@ -1,6 +1,6 @@
 /**
  * `Conveyor.Process.Router`: forwards each request synchronously to every item of
- * `TargetConfigNames`, in order, and answers with the last reply.
+ * `TargetConfigNames`, in order (keeping the description), and answers with the last reply.
  */
 import type { CallContext, Reply } from '../../core/component.ts';
 import { ConveyorError } from '../../core/errors.ts';
@@ -19,7 +19,7 @@ export class RouterProcess extends BuiltinComponent {
 
   override async onMessage(request: MessageBody, call: CallContext): Promise<Reply> {
     let reply: Reply = null;
-    for (const target of this.targetNames) reply = await call.sendSync(target, request);
+    for (const target of this.targetNames) reply = await call.sendSync(target, request, { description: call.description });
     return reply;
   }
 }
