@@ -1,0 +1,122 @@
+/**
+ * Local mode's transport: the HTTP API over `<home>/conveyor.sock`. When no server answers there, one
+ * is started for the home in the background (its output in `<home>/server.log`), the CLI says so on
+ * stderr and waits, bounded, for the socket. A refused or absent socket means no request was sent, so
+ * the request is then simply sent again.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConveyorError, isConveyorError } from '../core/errors.ts';
+import { createNodeTransport } from '../client/node-transport.ts';
+import type { HttpRequest, HttpResponse, Transport } from '../client/transport.ts';
+import { repositoryRoot } from './package-info.ts';
+
+export const socketName = 'conveyor.sock';
+const startTimeoutMs = 30_000;
+const probeIntervalMs = 100;
+
+export interface LocalTransportOptions {
+  home: string;
+  /** false: fail instead of starting a server (help uses it: it must not start one). */
+  autoStart: boolean;
+  /** Where the "starting a server" notice goes. */
+  notify: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+export function socketPath(home: string): string {
+  return join(home, socketName);
+}
+
+export function createLocalTransport(options: LocalTransportOptions): Transport {
+  const path = socketPath(options.home);
+  const inner = createNodeTransport({
+    socketPath: path,
+    unreachableHint: `no Conveyor server runs for the home ${options.home}; start one with: conveyor serve --home ${options.home}`,
+  });
+  let started: Promise<void> | undefined;
+
+  async function request(req: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await inner.request(req);
+    } catch (error) {
+      if (!options.autoStart || !isAbsentServer(error)) throw error;
+      started ??= startServer(options);
+      await started;
+      return inner.request(req);
+    }
+  }
+
+  return { target: inner.target, user: '', request, close: () => inner.close() };
+}
+
+function isAbsentServer(error: unknown): boolean {
+  if (!isConveyorError(error, 'ERR_UNREACHABLE')) return false;
+  const code = (error.details as { code?: string } | undefined)?.code;
+  return code === 'ENOENT' || code === 'ECONNREFUSED';
+}
+
+async function startServer(options: LocalTransportOptions): Promise<void> {
+  const { home } = options;
+  mkdirSync(home, { recursive: true });
+  const logPath = join(home, 'server.log');
+  options.notify(`No Conveyor server runs for ${home}: starting one in the background (log: ${logPath})`);
+  const logFd = openSync(logPath, 'a');
+  // Resolved here, not by the child: the child's working directory need not see our node_modules.
+  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    cwd: home,
+    env: options.env,
+  });
+  closeSync(logFd);
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  child.on('exit', (code, signal) => (exit = { code, signal }));
+  child.on('error', (error) => (spawnError = error));
+  child.unref();
+
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    if (await socketAnswers(socketPath(home))) return;
+    if (spawnError) throw new ConveyorError('ERR_UNREACHABLE', `Could not start a Conveyor server for ${home}: ${spawnError.message}`);
+    // Another CLI may have started a server at the same moment (ours then stops on the home lock).
+    if (exit && !(await socketAnswers(socketPath(home)))) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      throw new ConveyorError('ERR_UNREACHABLE', `The Conveyor server for ${home} ${how} while starting. ${logTail(logPath)}`, {
+        hint: `see ${logPath}`,
+      });
+    }
+    if (Date.now() > deadline) {
+      throw new ConveyorError('ERR_UNREACHABLE', `The Conveyor server for ${home} did not open ${socketPath(home)} within ${startTimeoutMs / 1000} s`, {
+        hint: `see ${logPath}`,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
+  }
+}
+
+export function socketAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ path });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function logTail(logPath: string): string {
+  try {
+    const lines = readFileSync(logPath, 'utf8').trimEnd().split('\n').slice(-5);
+    return lines.length > 0 && lines[0] !== '' ? `Last lines of its log:\n${lines.join('\n')}` : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * `cli`: parse, pick the mode, build the one API client over the mode's transport, run the action.
+ * Exit codes: 0 success, 1 failure (`Error: …` on stderr), 2 usage error (usage on stderr).
+ */
+import { ConveyorClient } from '../client/api-client.ts';
+import { createNodeTransport } from '../client/node-transport.ts';
+import type { Transport } from '../client/transport.ts';
+import { errorText, isConveyorError } from '../core/errors.ts';
+import * as actions from './actions.ts';
+import { parseCommandLine, usageLine, type ParsedCommand } from './command-line.ts';
+import type { CliIo, CommandContext } from './context.ts';
+import { helpAction } from './help.ts';
+import { initAction } from './init-action.ts';
+import { createLocalTransport } from './local-server.ts';
+import { logAction, startAttachedAction } from './log-follow.ts';
+import { migrateAction } from './migrate-action.ts';
+import { resolveMode, type Mode } from './mode.ts';
+import { packageVersion } from './package-info.ts';
+
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let transport: Transport | undefined;
+  try {
+    const command = parseCommandLine(argv);
+    // The version is the package's, in both modes: no server is asked.
+    if (command.action === 'version') {
+      io.out(packageVersion());
+      return 0;
+    }
+    const mode = resolveMode({
+      forceLocal: command.forceLocal,
+      remoteSettingsFile: command.remoteSettings,
+      migrateFile: command.action === 'migrate' ? command.value : undefined,
+      namespace: command.namespace,
+      env: io.env,
+      cwd: io.cwd,
+    });
+    transport = openTransport(mode, command, io);
+    const client = new ConveyorClient(transport, { namespace: mode.namespace });
+    await dispatch({ command, mode, client, io });
+    return 0;
+  } catch (error) {
+    return reportError(error, io);
+  } finally {
+    transport?.close();
+  }
+}
+
+function openTransport(mode: Mode, command: ParsedCommand, io: CliIo): Transport {
+  if (mode.kind === 'remote') {
+    const where = mode.source === 'CLI_URL' ? 'CLI_URL' : mode.source === 'CLI_SETTINGS' ? 'the url of REMOTE_SETTINGS in CLI_SETTINGS' : `the url of REMOTE_SETTINGS in the ${mode.source} file`;
+    return createNodeTransport({
+      baseUrl: mode.url,
+      credentials: { username: mode.username, password: mode.password },
+      verifySsl: mode.verifySsl,
+      unreachableHint: `check ${where} and that the server is running`,
+    });
+  }
+  return createLocalTransport({ home: mode.home, autoStart: command.action !== 'help', notify: (line) => io.err(line), env: { ...io.env } });
+}
+
+function dispatch(ctx: CommandContext): Promise<void> {
+  const { command } = ctx;
+  switch (command.action) {
+    case 'help':
+      return helpAction(ctx);
+    case 'default':
+      return actions.defaultAction(ctx);
+    case 'list':
+      return actions.listAction(ctx);
+    case 'status':
+      return actions.statusAction(ctx);
+    case 'start':
+      return command.detach ? actions.startDetachedAction(ctx) : startAttachedAction(ctx);
+    case 'stop':
+    case 'kill':
+    case 'restart':
+    case 'update':
+      return actions.lifecycleAction(command.action, ctx);
+    case 'export':
+      return actions.exportAction(ctx);
+    case 'log':
+      return logAction(ctx);
+    case 'migrate':
+      return migrateAction(ctx);
+    case 'init':
+      return initAction(ctx);
+    case 'test':
+      return actions.testAction(ctx);
+    case 'importSchema':
+      return actions.importSchemaAction(ctx);
+    case 'version':
+      throw new Error('the version is printed before any mode is chosen');
+  }
+}
+
+export function reportError(error: unknown, io: CliIo): number {
+  if (isConveyorError(error, 'ERR_USAGE')) {
+    io.err(usageLine);
+    io.err(`cli: error: ${error.message}`);
+    io.err("Run 'cli -h' to see the options.");
+    return 2;
+  }
+  const message = isConveyorError(error) && error.hint ? `${error.message} (${error.hint})` : errorText(error);
+  io.err(`Error: ${message}`);
+  if (io.env.CONVEYOR_DEBUG === '1' && error instanceof Error && error.stack) io.err(error.stack);
+  return 1;
+}
+
+export function processIo(): CliIo {
+  return {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+    stdoutIsTty: process.stdout.isTTY === true,
+    stderrIsTty: process.stderr.isTTY === true,
+    env: process.env,
+    cwd: process.cwd(),
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * `-m PATH`: migrate a settings file. Remote mode uploads the settings file's folder (spec `PUT /migrate`)
+ * as the package named by REMOTE_SETTINGS (`package`, default `python`; `remote_folder`); local mode asks
+ * the home's server to migrate the files in place, where they are (beyond-spec `local_path`).
+ */
+import { statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { ConveyorError } from '../core/errors.ts';
+import type { MigrateReport } from '../client/wire-types.ts';
+import type { CommandContext } from './context.ts';
+import { collectPackageFiles } from './package-files.ts';
+import { readRemoteSettings } from './remote-settings.ts';
+
+export const defaultPackageName = 'python';
+
+export async function migrateAction(ctx: CommandContext): Promise<void> {
+  const { command, io, mode } = ctx;
+  const settingsPath = resolve(io.cwd, command.value!);
+  const stats = statSync(settingsPath, { throwIfNoEntry: false });
+  if (!stats) throw new ConveyorError('ERR_CONFIG', `The settings file ${settingsPath} does not exist`);
+  if (!stats.isFile()) throw new ConveyorError('ERR_CONFIG', `${settingsPath} is not a file: -m takes the path of a settings.py`);
+  const report = mode.kind === 'remote' ? await uploadAndMigrate(ctx, settingsPath) : await ctx.client.migrateLocal(settingsPath);
+  for (const line of report.output ?? []) io.out(line);
+  io.out(`Migrated ${settingsPath}`);
+}
+
+async function uploadAndMigrate(ctx: CommandContext, settingsPath: string): Promise<MigrateReport> {
+  const { io, client } = ctx;
+  const read = readRemoteSettings(settingsPath);
+  const packageName = read.settings.package || defaultPackageName;
+  const collected = collectPackageFiles(dirname(settingsPath));
+  for (const name of collected.skippedBinary) io.err(`Skipped ${name}: not UTF-8 text (the migrate upload carries text files only)`);
+  const settingsFile = basename(settingsPath);
+  const upload = {
+    package: packageName,
+    ...(read.settings.remote_folder ? { remote_folder: read.settings.remote_folder } : {}),
+    body: collected.files,
+    ...(settingsFile === 'settings.py' ? {} : { settings_file: settingsFile }),
+  };
+  io.err(`Uploading ${collected.files.length} files (${formatBytes(collected.bytes)}) from ${dirname(settingsPath)} as package ${packageName}`);
+  const progress = io.stderrIsTty ? await progressBar() : undefined;
+  try {
+    return await client.migrate(upload, progress?.update);
+  } finally {
+    progress?.stop();
+  }
+}
+
+/** A byte-count bar on stderr, drawn only on a terminal (cli-progress is loaded only then). */
+async function progressBar(): Promise<{ update: (sent: number, total: number) => void; stop: () => void }> {
+  const { SingleBar, Presets } = (await import('cli-progress')).default;
+  const bar = new SingleBar({ format: 'Uploading [{bar}] {percentage}% {value}/{total} bytes', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  let begun = false;
+  return {
+    update(sent, total) {
+      if (!begun) {
+        bar.start(total, 0);
+        begun = true;
+      }
+      bar.update(sent);
+    },
+    stop: () => {
+      if (begun) bar.stop();
+    },
+  };
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
