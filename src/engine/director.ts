@@ -13,7 +13,12 @@ import type { ProductionState, ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
-import { RunningProduction, type RunningProductionOptions } from './running-production.ts';
+import { RunningProduction, type OutcomeCounts } from './running-production.ts';
+
+export interface DirectorOptions {
+  drainTimeoutMs: number;
+  graceMs: number;
+}
 
 export class Director {
   state: ProductionState = 'stopped';
@@ -21,13 +26,15 @@ export class Director {
   production = '';
   running: RunningProduction | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Messages handled per item since the server started. */
+  readonly counts: OutcomeCounts = new Map();
 
   constructor(
     private readonly store: Store,
     readonly namespace: string,
     private readonly resolver: Resolver,
     readonly log: EventLog,
-    private readonly options: RunningProductionOptions,
+    private readonly options: DirectorOptions,
   ) {}
 
   /** After a crash: productions recorded as running without a live runtime are troubled. */
@@ -64,7 +71,7 @@ export class Director {
       if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${target} does not exist in namespace ${this.namespace}`);
       this.state = 'starting';
       this.production = target;
-      const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, this.options);
+      const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, { ...this.options, counts: this.counts });
       try {
         await running.start();
       } catch (error) {
@@ -109,7 +116,7 @@ export class Director {
       const record = await this.store.productions.get(this.namespace, name);
       if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} no longer exists`);
       this.state = 'starting';
-      const next = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, this.options);
+      const next = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, { ...this.options, counts: this.counts });
       await next.start();
       this.running = next;
       this.state = 'running';

@@ -10,7 +10,7 @@ import type { ProductionDefinition } from '../core/production.ts';
 import type { MessageFilter, QueueDepth, Store } from '../store/store.ts';
 import { ComponentResolver } from './component-resolver.ts';
 import { Director } from './director.ts';
-import type { Connection, EngineApi, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
+import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
 import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
 
@@ -262,6 +262,11 @@ export class Engine implements EngineApi {
       });
       return sent.message.id;
     });
+  }
+
+  async messageCounts(namespace: string): Promise<ItemMessageCounts[]> {
+    const director = await this.use(namespace);
+    return [...director.counts].map(([item, counts]) => ({ item, ...counts }));
   }
 
   private async use(namespace: string): Promise<Director> {

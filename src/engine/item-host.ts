@@ -56,8 +56,6 @@ export class ItemHost {
   readonly queue = new WorkQueue();
   state: ItemState = 'stopped';
   error: string | null = null;
-  processed = 0;
-  failed = 0;
   private jobs: Job[] = [];
   private readonly pause = new Pause();
   private readonly settings: ComponentSettings;
@@ -216,7 +214,7 @@ export class ItemHost {
         let response = await instance.onMessage(message.body, call);
         if (this.kind === 'process') response = await this.collectAsyncReplies(instance, message, call, response);
         if (!call.replied) await this.router.complete(message, { response });
-        this.processed++;
+        this.router.countOutcome(this.name, true);
         return;
       } catch (error) {
         // Stopped or killed meanwhile: the message stays queued in the store for the next start.
@@ -234,7 +232,7 @@ export class ItemHost {
           if (!job.alive && !(await this.revive(job))) return;
           continue;
         }
-        this.failed++;
+        this.router.countOutcome(this.name, false);
         this.router.log.write('Error', `Item ${this.name} failed on message ${message.id}: ${text}`, {
           configName: this.name,
           messageId: message.id,

@@ -12,7 +12,7 @@ import { builtinClasses } from './builtin/index.ts';
 import type { ResolvedComponent, Resolver } from './component-resolver.ts';
 import { EventLog } from './event-log.ts';
 import { bodyText, stringRequest } from './native-messages.ts';
-import { RunningProduction } from './running-production.ts';
+import { RunningProduction, type OutcomeCounts } from './running-production.ts';
 
 /**
  * Components with scripted behaviour, standing in for user code at the edge of these tests; the
@@ -52,6 +52,7 @@ describe('RunningProduction', () => {
   let store: Store;
   let production: RunningProduction | null;
   const classes = new Map<string, ResolvedComponent>();
+  const counts: OutcomeCounts = new Map();
   const resolver: Resolver = {
     async resolve(name) {
       const builtin = builtinClasses.get(name);
@@ -66,6 +67,7 @@ describe('RunningProduction', () => {
     dir = tempDir();
     store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
     classes.clear();
+    counts.clear();
     production = null;
   });
 
@@ -79,6 +81,7 @@ describe('RunningProduction', () => {
     production = new RunningProduction(store, 'USER', newProduction('Test.P', items), resolver, new EventLog(store, 'USER', (e) => console.error(e)), {
       drainTimeoutMs: 1000,
       graceMs: 500,
+      counts,
     });
     await production.start();
     return production;
@@ -102,6 +105,7 @@ describe('RunningProduction', () => {
     const reply = await call(p, 'Op', 'again');
     expect(bodyText(reply!)).toBe('again');
     expect(attempts).toBe(3);
+    expect(counts.get('Op')).toEqual({ processed: 1, failed: 0 });
     const warnings = (await store.log.top('USER', 50)).filter((e) => e.type === 'Warning' && /retrying/.test(e.text));
     expect(warnings).toHaveLength(2);
   });
@@ -115,6 +119,7 @@ describe('RunningProduction', () => {
     const [header] = await store.messages.search('USER', { limit: 1, target: 'Op' });
     expect(header?.status).toBe('error');
     expect(header?.error).toBe('disk full');
+    expect(counts.get('Op')).toEqual({ processed: 0, failed: 1 });
     expect((await store.log.top('USER', 10)).some((e) => e.type === 'Error' && e.configName === 'Op' && /disk full/.test(e.text))).toBe(true);
   });
 

@@ -13,10 +13,14 @@ import type { EventLog } from './event-log.ts';
 import { ItemHost } from './item-host.ts';
 import type { MessageRouter, Origin, Outcome, SendRequestOptions, SentRequest } from './message-router.ts';
 
+/** Messages handled per item, kept by the namespace across runs (metrics). */
+export type OutcomeCounts = Map<string, { processed: number; failed: number }>;
+
 export interface RunningProductionOptions {
   /** How long stop waits for queues to drain before stopping the items anyway. */
   drainTimeoutMs: number;
   graceMs: number;
+  counts: OutcomeCounts;
 }
 
 interface Waiter {
@@ -106,6 +110,13 @@ export class RunningProduction implements MessageRouter {
     if (this.dead) return { message, reply };
     host.queue.push(message);
     return { message, reply };
+  }
+
+  countOutcome(item: string, ok: boolean): void {
+    let counts = this.options.counts.get(item);
+    if (!counts) this.options.counts.set(item, (counts = { processed: 0, failed: 0 }));
+    if (ok) counts.processed++;
+    else counts.failed++;
   }
 
   async complete(request: StoredMessage, outcome: Outcome): Promise<void> {
