@@ -5,8 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ClassBinding } from '../core/components.ts';
+import { ConveyorError } from '../core/errors.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
-import { bodyObject, optionalString, queryString, requestNamespace, requiredString } from './request-input.ts';
+import { bodyObject, optionalString, queryString, requestNamespace } from './request-input.ts';
 import { addRoute, type RouteCatalog } from './route-catalog.ts';
 import * as s from './schemas.ts';
 
@@ -42,7 +43,8 @@ export function registerComponentRoutes(scope: FastifyInstance, engine: EngineAp
       async (request) => {
         const namespace = await requestNamespace(request, engine);
         const body = bodyObject(request);
-        const component = optionalString(body, 'component') ?? requiredString(body, 'item', 'give component (or item): the config name of the item');
+        const component = optionalString(body, 'component') ?? optionalString(body, 'item');
+        if (component === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
         if (action === 'start') await engine.componentStart(namespace, component);
         else if (action === 'stop') await engine.componentStop(namespace, component);
         else await engine.componentRestart(namespace, component);

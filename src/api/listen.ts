@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:http';
 import { chmod, lstat, unlink } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ConveyorError } from '../core/errors.ts';
 import { attachServer } from './api.ts';
@@ -30,15 +30,28 @@ export interface ApiListener {
   close(): Promise<void>;
 }
 
-/** A socket file left behind by a server that died is removed; anything else at that path is refused. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+}
+
+/** A socket file left behind by a server that died is removed; a live socket or any other file is refused. */
 async function clearStaleSocket(path: string): Promise<void> {
   try {
     const info = await lstat(path);
     if (!info.isSocket()) throw new ConveyorError('ERR_CONFIG', `${path} exists and is not a socket; refusing to replace it`);
-    await unlink(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
+  if (await answers(path)) throw new ConveyorError('ERR_HOME_LOCKED', `Another server already listens on ${path}`);
+  await unlink(path);
 }
 
 export async function listenApi(app: FastifyInstance, options: ListenOptions): Promise<ApiListener> {

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../test/api/support/harness.ts';
+import { escapeLabel, RequestDurations } from './metrics.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('GET /metrics', () => {
+  it('answers Prometheus text with messages per item, queues, production status and request durations', async () => {
+    await h.app.inject({ method: 'POST', url: '/api/iop/start', headers: h.auth('operator'), payload: { production: 'Demo.Production' } });
+    h.engine.ns('USER').queues = [{ target: 'Python.FileOperation', queued: 3, delivered: 1, oldest: 0 }];
+    h.engine.counts = [{ item: 'Python.FileOperation', processed: 42, failed: 2 }];
+    const response = await h.app.inject({ url: '/metrics', headers: h.auth('viewer') });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const lines = response.body.split('\n');
+    expect(lines).toContain('conveyor_messages_processed_total{namespace="USER",item="Python.FileOperation"} 42');
+    expect(lines).toContain('conveyor_messages_failed_total{namespace="USER",item="Python.FileOperation"} 2');
+    expect(lines).toContain('conveyor_queue_depth{namespace="USER",target="Python.FileOperation"} 3');
+    expect(lines).toContain('conveyor_queue_in_flight{namespace="USER",target="Python.FileOperation"} 1');
+    expect(lines).toContain('conveyor_production_running{namespace="USER",production="Demo.Production"} 1');
+    expect(lines).toContain('# TYPE conveyor_http_request_duration_seconds histogram');
+    expect(lines).toContain('conveyor_http_request_duration_seconds_count{method="POST",route="/api/iop/start",status="200"} 1');
+    expect(lines.filter((line) => line !== '' && !line.startsWith('#')).every((line) => /^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$/.test(line))).toBe(true);
+  });
+
+  it('needs credentials', async () => {
+    expect((await h.app.inject({ url: '/metrics' })).statusCode).toBe(401);
+  });
+});
+
+describe('RequestDurations', () => {
+  it('fills cumulative buckets, sum and count', () => {
+    const durations = new RequestDurations();
+    durations.observe('GET', '/x', 200, 0.02);
+    durations.observe('GET', '/x', 200, 3);
+    const lines: string[] = [];
+    durations.render(lines);
+    expect(lines).toContain('conveyor_http_request_duration_seconds_bucket{method="GET",route="/x",status="200",le="0.01"} 0');
+    expect(lines).toContain('conveyor_http_request_duration_seconds_bucket{method="GET",route="/x",status="200",le="0.025"} 1');
+    expect(lines).toContain('conveyor_http_request_duration_seconds_bucket{method="GET",route="/x",status="200",le="5"} 2');
+    expect(lines).toContain('conveyor_http_request_duration_seconds_bucket{method="GET",route="/x",status="200",le="+Inf"} 2');
+    expect(lines).toContain('conveyor_http_request_duration_seconds_sum{method="GET",route="/x",status="200"} 3.02');
+  });
+
+  it('escapes label values', () => {
+    expect(escapeLabel('a"b\\c\nd')).toBe('a\\"b\\\\c\\nd');
+  });
+});

@@ -1,0 +1,132 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConveyorError } from '../core/errors.ts';
+import { createHarness, type Harness } from '../../test/api/support/harness.ts';
+
+let h: Harness;
+let outside: string;
+beforeAll(async () => {
+  h = await createHarness();
+  outside = await mkdtemp(join(tmpdir(), 'conveyor-outside-'));
+});
+afterAll(async () => {
+  await h.close();
+  await rm(outside, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  h.engine.migrateFailure = null;
+  h.engine.calls.length = 0;
+  await rm(join(h.home, 'packages'), { recursive: true, force: true });
+});
+
+const settings = { name: 'settings.py', data: 'CLASSES = {}\nPRODUCTIONS = []\n' };
+
+async function migrate(payload: unknown, query = '') {
+  const response = await h.app.inject({ method: 'PUT', url: `/api/iop/migrate${query}`, headers: h.auth('admin'), payload: payload as object });
+  return { status: response.statusCode, body: response.body, json: () => response.json() };
+}
+
+async function tree(folder: string): Promise<string[]> {
+  try {
+    return (await readdir(folder, { recursive: true })).sort();
+  } catch {
+    return [];
+  }
+}
+
+describe('PUT /migrate', () => {
+  it('writes the files into the namespace package folder, runs the migration and answers 200 empty', async () => {
+    const r = await migrate({ package: 'python', body: [settings, { name: 'bo/ops.py', data: 'print("é")\n' }] });
+    expect(r.status).toBe(200);
+    expect(r.body).toBe('');
+    const packageDir = join(h.home, 'packages', 'USER', 'python');
+    expect(await readFile(join(packageDir, 'bo', 'ops.py'), 'utf8')).toBe('print("é")\n');
+    expect(h.engine.lastCall('migrate')).toEqual({ method: 'migrate', namespace: 'USER', args: [join(packageDir, 'settings.py')] });
+    expect(await tree(join(h.home, 'packages', 'USER'))).toEqual(['python', 'python/bo', 'python/bo/ops.py', 'python/settings.py']);
+  });
+
+  it('replaces the previous version of the package entirely', async () => {
+    await migrate({ package: 'python', body: [settings, { name: 'old.py', data: '' }] });
+    await migrate({ package: 'python', body: [settings, { name: 'new.py', data: '' }] });
+    expect(await tree(join(h.home, 'packages', 'USER'))).toEqual(['python', 'python/new.py', 'python/settings.py']);
+  });
+
+  it('keeps the old package when the migration fails, and reports the failure', async () => {
+    await migrate({ package: 'python', body: [settings, { name: 'old.py', data: 'v1' }] });
+    h.engine.migrateFailure = new ConveyorError('ERR_MIGRATION', 'settings.py line 3: NameError: name "x" is not defined');
+    const r = await migrate({ package: 'python', body: [settings, { name: 'new.py', data: 'v2' }] });
+    expect(r.status).toBe(500);
+    expect(r.json().error).toBe('settings.py line 3: NameError: name "x" is not defined');
+    expect(await tree(join(h.home, 'packages', 'USER'))).toEqual(['python', 'python/old.py', 'python/settings.py']);
+  });
+
+  it('takes the namespace from the body over the query, and refuses an unknown one', async () => {
+    await migrate({ namespace: 'OTHER', package: 'pkg', body: [settings] }, '?namespace=USER');
+    expect(h.engine.lastCall('migrate')?.namespace).toBe('OTHER');
+    expect(await tree(join(h.home, 'packages', 'OTHER'))).toEqual(['pkg', 'pkg/settings.py']);
+    expect((await migrate({ namespace: 'NOPE', package: 'pkg', body: [settings] })).json().error).toBe('Namespace NOPE does not exist');
+  });
+
+  it('writes into a remote_folder inside an allowed root', async () => {
+    const folder = join(h.home, 'custom', 'place');
+    expect((await migrate({ package: 'pkg', remote_folder: folder, body: [settings] })).status).toBe(200);
+    expect(await tree(folder)).toEqual(['pkg', 'pkg/settings.py']);
+  });
+
+  it('honours settings_file as the migration entry', async () => {
+    await migrate({ package: 'pkg', settings_file: 'demo.py', body: [{ name: 'demo.py', data: '' }] });
+    expect(String(h.engine.lastCall('migrate')?.args[0])).toMatch(/pkg\/demo\.py$/);
+  });
+
+  describe('refuses hostile or broken requests and writes nothing', () => {
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['an absolute name', { package: 'p', body: [settings, { name: '/etc/cron.d/x', data: '' }] }, /is absolute/],
+      ['a .. name', { package: 'p', body: [settings, { name: 'a/../../x.py', data: '' }] }, /contains \.\./],
+      ['a NUL in a name', { package: 'p', body: [settings, { name: 'a\u0000.py', data: '' }] }, /NUL/],
+      ['a backslash name', { package: 'p', body: [settings, { name: '..\\x.py', data: '' }] }, /backslash/],
+      ['a package with a slash', { package: '../p', body: [settings] }, /not a plain folder name/],
+      ['a package of dots', { package: '..', body: [settings] }, /not a plain folder name/],
+      ['a relative remote_folder', { package: 'p', remote_folder: 'rel/dir', body: [settings] }, /must be an absolute path/],
+      ['a missing package', { body: [settings] }, /^package is required/],
+      ['a missing body', { package: 'p' }, /^body is required/],
+      ['a file that is not {name, data}', { package: 'p', body: [settings, { name: 'x.py', data: 3 }] }, /body\[1\] must be/],
+      ['a file listed twice', { package: 'p', body: [settings, settings] }, /listed twice/],
+      ['no settings.py', { package: 'p', body: [{ name: 'x.py', data: '' }] }, /settings\.py is not among the uploaded files/],
+      ['a hostile settings_file', { package: 'p', settings_file: '../x.py', body: [settings] }, /settings_file/],
+    ];
+    it.each(cases)('%s', async (_case, payload, message) => {
+      const r = await migrate(payload);
+      expect(r.status).toBe(500);
+      expect(r.json().error).toMatch(message);
+      expect(await tree(join(h.home, 'packages'))).toEqual([]);
+      expect(h.engine.lastCall('migrate')).toBeUndefined();
+    });
+
+    it('a remote_folder outside the allowed roots', async () => {
+      const r = await migrate({ package: 'p', remote_folder: outside, body: [settings] });
+      expect(r.json().error).toMatch(/is outside the folders this server may write to/);
+      expect(await tree(outside)).toEqual([]);
+    });
+
+    it('a remote_folder that leads outside through a link', async () => {
+      await symlink(outside, join(h.home, 'escape'));
+      const r = await migrate({ package: 'p', remote_folder: join(h.home, 'escape', 'sub'), body: [settings] });
+      expect(r.status).toBe(500);
+      expect(r.json().error).toMatch(/outside the folders/);
+      expect(await tree(outside)).toEqual([]);
+      await rm(join(h.home, 'escape'));
+    });
+
+    it('a package that is a link to elsewhere is replaced as a link, its target untouched', async () => {
+      await mkdir(join(h.home, 'packages', 'USER'), { recursive: true });
+      await writeFile(join(outside, 'keep.txt'), 'keep');
+      await symlink(outside, join(h.home, 'packages', 'USER', 'linked'));
+      expect((await migrate({ package: 'linked', body: [settings] })).status).toBe(200);
+      expect(await tree(outside)).toEqual(['keep.txt']);
+      expect(await tree(join(h.home, 'packages', 'USER'))).toEqual(['linked', 'linked/settings.py']);
+      await rm(join(outside, 'keep.txt'));
+    });
+  });
+});

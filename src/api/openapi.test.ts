@@ -1,0 +1,127 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../../test/api/support/harness.ts';
+
+let h: Harness;
+let document: { openapi: string; info: Record<string, unknown>; paths: Record<string, Record<string, OpenApiOperation>> };
+
+interface OpenApiOperation {
+  operationId: string;
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+}
+
+/** A structural check of the OpenAPI 3.1 shape our document uses (no OpenAPI validator is installed). */
+const openApiShape = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: {
+    openapi: { type: 'string', pattern: '^3\\.1\\.\\d+$' },
+    info: { type: 'object', required: ['title', 'version'], properties: { title: { type: 'string' }, version: { type: 'string' } } },
+    paths: {
+      type: 'object',
+      propertyNames: { pattern: '^/' },
+      additionalProperties: {
+        type: 'object',
+        propertyNames: { enum: ['get', 'put', 'post', 'delete', 'patch'] },
+        additionalProperties: {
+          type: 'object',
+          required: ['responses', 'operationId'],
+          properties: {
+            parameters: { type: 'array', items: { type: 'object', required: ['name', 'in', 'schema'], properties: { in: { enum: ['query', 'path', 'header'] } } } },
+            requestBody: { type: 'object', required: ['content'] },
+            responses: { type: 'object', minProperties: 1, additionalProperties: { type: 'object', required: ['description'] } },
+          },
+        },
+      },
+    },
+  },
+};
+
+beforeAll(async () => {
+  h = await createHarness();
+  document = (await h.app.inject({ url: '/api/iop/openapi.json', headers: h.auth('viewer') })).json();
+});
+afterAll(async () => h.close());
+
+describe('GET /openapi.json', () => {
+  it('is an OpenAPI 3.1 document whose schemas compile', () => {
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validate(openApiShape, document), JSON.stringify(ajv.errors)).toBe(true);
+    const ids = new Set<string>();
+    for (const operations of Object.values(document.paths)) {
+      for (const operation of Object.values(operations)) {
+        expect(ids.has(operation.operationId), operation.operationId).toBe(false);
+        ids.add(operation.operationId);
+        for (const response of Object.values(operation.responses)) for (const media of Object.values(response.content ?? {})) ajv.compile(withComponents(media.schema));
+      }
+    }
+  });
+
+  it('is the same under the /v1 alias', async () => {
+    expect((await h.app.inject({ url: '/api/iop/v1/openapi.json', headers: h.auth('viewer') })).json()).toEqual(document);
+  });
+
+  it('describes what every route answers: one real response of each route validates', async () => {
+    await h.app.inject({ method: 'PUT', url: '/api/iop/default', headers: h.auth('admin'), payload: { production: 'Demo.Production' } });
+    h.engine.addLog('USER', 3);
+    const calls: Array<{ op: string; url: string; payload?: unknown; status?: number }> = [
+      { op: 'get /api/iop/version', url: '/api/iop/version' },
+      { op: 'get /api/iop/status', url: '/api/iop/status' },
+      { op: 'post /api/iop/start', url: '/api/iop/start', payload: {} },
+      { op: 'post /api/iop/update', url: '/api/iop/update' },
+      { op: 'post /api/iop/restart', url: '/api/iop/restart' },
+      { op: 'post /api/iop/test', url: '/api/iop/test', payload: { target: 'Python.FileOperation' } },
+      { op: 'post /api/iop/component/stop', url: '/api/iop/component/stop', payload: { component: 'Python.FileOperation' } },
+      { op: 'post /api/iop/component/start', url: '/api/iop/component/start', payload: { component: 'Python.FileOperation' } },
+      { op: 'post /api/iop/component/restart', url: '/api/iop/component/restart', payload: { component: 'Python.FileOperation' } },
+      { op: 'get /api/iop/queues', url: '/api/iop/queues' },
+      { op: 'get /api/iop/connections', url: '/api/iop/connections' },
+      { op: 'get /api/iop/list', url: '/api/iop/list' },
+      { op: 'post /api/iop/stop', url: '/api/iop/stop' },
+      { op: 'post /api/iop/kill', url: '/api/iop/kill' },
+      { op: 'get /api/iop/default', url: '/api/iop/default' },
+      { op: 'put /api/iop/default', url: '/api/iop/default', payload: { production: 'Demo.Production' } },
+      { op: 'get /api/iop/log', url: '/api/iop/log?top=2' },
+      { op: 'get /api/iop/export', url: '/api/iop/export' },
+      { op: 'put /api/iop/migrate', url: '/api/iop/migrate', payload: { package: 'p', body: [{ name: 'settings.py', data: '' }] } },
+      { op: 'get /api/iop/openapi.json', url: '/api/iop/openapi.json' },
+      { op: 'put /api/atelier/v1/{namespace}/doc/{name}', url: '/api/atelier/v1/USER/doc/A.B.cls', payload: { enc: false, content: ['Class A.B {}'] }, status: 201 },
+      { op: 'get /api/atelier/v1/{namespace}/doc/{name}', url: '/api/atelier/v1/USER/doc/A.B.cls' },
+      { op: 'post /api/atelier/v1/{namespace}/action/compile', url: '/api/atelier/v1/USER/action/compile', payload: ['A.B.cls'] },
+      { op: 'get /metrics', url: '/metrics' },
+      { op: 'get /api/iop/status (error)', url: '/api/iop/status?namespace=NOPE', status: 500 },
+      { op: 'post /api/iop/component/start (error)', url: '/api/iop/component/start', payload: { component: 'Nope' }, status: 409 },
+    ];
+    const ajv = new Ajv2020({ strict: false });
+    const covered = new Set<string>();
+    for (const call of calls) {
+      const [method = '', template = ''] = call.op.split(' ');
+      const operation = document.paths[template]?.[method];
+      expect(operation, call.op).toBeDefined();
+      covered.add(`${method} ${template}`);
+      const response = await h.app.inject({ method: method.toUpperCase() as 'GET', url: call.url, headers: h.auth('admin'), ...(call.payload === undefined ? {} : { payload: call.payload as object }) });
+      const status = call.status ?? 200;
+      expect(response.statusCode, `${call.op}: ${response.body}`).toBe(status);
+      const described = operation?.responses[String(status)] ?? operation?.responses.default;
+      expect(described, `${call.op} documents ${status}`).toBeDefined();
+      const media = Object.entries(described?.content ?? {})[0];
+      if (!media) {
+        expect(response.body, call.op).toBe('');
+        continue;
+      }
+      expect(response.headers['content-type'], call.op).toContain(media[0].split(';')[0]);
+      const body = media[0].startsWith('application/json') ? response.json() : response.body;
+      const valid = ajv.validate(withComponents(media[1].schema), body);
+      expect(valid, `${call.op}: ${JSON.stringify(ajv.errors)}`).toBe(true);
+    }
+    const all = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    expect([...covered].sort()).toEqual(all.sort());
+  });
+});
+
+/** Schemas may `$ref` the document's components; resolve them by embedding the components as $defs. */
+function withComponents(schema: Record<string, unknown>): Record<string, unknown> {
+  const components = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;
+  const text = JSON.stringify(schema).replace(/#\/components\/schemas\//g, '#/$defs/');
+  return { ...JSON.parse(text), $defs: components };
+}

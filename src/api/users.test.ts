@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureFirstAdmin, roleAllows, UserDirectory } from './users.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'conveyor-users-'));
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+describe('UserDirectory', () => {
+  it('stores salted scrypt hashes, never the password, in a 0600 file', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await users.set('alice', 's3cret', 'operator');
+    await users.set('bob', 's3cret', 'viewer');
+    const text = await readFile(users.file, 'utf8');
+    expect(text).not.toContain('s3cret');
+    const saved = JSON.parse(text).users;
+    expect(saved.map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([['alice', 'operator'], ['bob', 'viewer']]);
+    expect(saved[0].salt).not.toBe(saved[1].salt);
+    expect(saved[0].hash).not.toBe(saved[1].hash);
+    expect((await stat(users.file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('verifies the right password only', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await users.set('alice', 's3cret', 'admin');
+    expect(await users.verify('alice', 's3cret')).toEqual({ name: 'alice', role: 'admin' });
+    expect(await users.verify('alice', 'S3cret')).toBeNull();
+    expect(await users.verify('nobody', 's3cret')).toBeNull();
+    expect(await users.verify('', '')).toBeNull();
+  });
+
+  it('sees changes another process wrote, and removals', async () => {
+    const first = await UserDirectory.open(join(dir, 'users.json'));
+    const second = await UserDirectory.open(join(dir, 'users.json'));
+    await first.set('carol', 'pw', 'viewer');
+    await second.reload();
+    expect(second.list()).toEqual([{ name: 'carol', role: 'viewer' }]);
+    await second.remove('carol');
+    await first.reload();
+    expect(first.size).toBe(0);
+  });
+
+  it('refuses bad names, roles, empty passwords and unknown users with clear errors', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await expect(users.set('a b', 'pw', 'admin')).rejects.toThrow(/Invalid user name "a b"/);
+    await expect(users.set('ann', 'pw', 'root' as never)).rejects.toThrow(/Invalid role "root"/);
+    await expect(users.set('ann', '', 'admin')).rejects.toThrow(/must not be empty/);
+    await expect(users.remove('ghost')).rejects.toThrow(/No user named "ghost"/);
+  });
+
+  it('reports a broken users file as a configuration error', async () => {
+    await writeFile(join(dir, 'users.json'), '{"users": [{"name": "x"}]}');
+    await expect(UserDirectory.open(join(dir, 'users.json'))).rejects.toMatchObject({ code: 'ERR_CONFIG' });
+    await writeFile(join(dir, 'users.json'), 'nope');
+    await expect(UserDirectory.open(join(dir, 'users.json'))).rejects.toThrow(/not valid JSON/);
+  });
+});
+
+describe('ensureFirstAdmin', () => {
+  it('creates admin with a generated password returned once', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    const first = await ensureFirstAdmin(users, {});
+    expect(first?.name).toBe('admin');
+    expect(first?.generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(await users.verify('admin', first?.generatedPassword ?? '')).toEqual({ name: 'admin', role: 'admin' });
+    expect(await ensureFirstAdmin(users, {})).toBeNull();
+  });
+
+  it('uses CONVEYOR_ADMIN_USER and CONVEYOR_ADMIN_PASSWORD when given', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    expect(await ensureFirstAdmin(users, { CONVEYOR_ADMIN_USER: 'root', CONVEYOR_ADMIN_PASSWORD: 'given' })).toEqual({ name: 'root', generatedPassword: null });
+    expect(await users.verify('root', 'given')).toEqual({ name: 'root', role: 'admin' });
+  });
+});
+
+describe('roles', () => {
+  it('orders viewer < operator < admin', () => {
+    expect(roleAllows('admin', 'operator')).toBe(true);
+    expect(roleAllows('operator', 'operator')).toBe(true);
+    expect(roleAllows('viewer', 'operator')).toBe(false);
+    expect(roleAllows('operator', 'admin')).toBe(false);
+  });
+});
