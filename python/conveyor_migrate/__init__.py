@@ -1,0 +1,1 @@
+"""Reads a settings.py (CLASSES, PRODUCTIONS, SCHEMAS) for Conveyor's migration."""

@@ -1,0 +1,79 @@
+"""`python3 -m conveyor_migrate <settings.py>`: loads the file with its folder as the import root and
+writes one JSON document on fd 3 (stdout and stderr stay for whatever the user's modules print):
+`{"classes": [...], "productions": [...], "schemas": [...], "missing": [...]}` or `{"error": {...}}`."""
+import importlib.util
+import inspect
+import json
+import os
+import sys
+import traceback
+
+from iop._schema import message_schema
+
+from .classes import EntryError, register_classes
+from .productions import register_productions
+
+
+def load_settings(path):
+    root = os.path.dirname(path)
+    sys.path.insert(0, root)
+    spec = importlib.util.spec_from_file_location('settings', path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules['settings'] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def register_schemas(classes):
+    if not isinstance(classes, (list, tuple)):
+        raise EntryError('SCHEMAS must be a list of message classes')
+    schemas = []
+    for index, cls in enumerate(classes):
+        label = f'{cls.__module__}.{cls.__name__}' if inspect.isclass(cls) else repr(cls)
+        try:
+            schema = message_schema(cls)
+        except Exception as error:
+            raise EntryError(f'SCHEMAS[{index}] ({label}): {error}') from error
+        schemas.append({'name': label, 'category': label, 'schema': json.dumps(schema, ensure_ascii=False)})
+    return schemas
+
+
+def migrate(path):
+    root = os.path.dirname(path)
+    try:
+        settings = load_settings(path)
+    except Exception as error:
+        raise EntryError(f'loading the file failed: {type(error).__name__}: {error}') from error
+    document = {'classes': [], 'productions': [], 'schemas': [], 'missing': []}
+    if hasattr(settings, 'CLASSES'):
+        document['classes'].extend(register_classes(settings.CLASSES, root))
+    else:
+        document['missing'].append('classes')
+    if hasattr(settings, 'PRODUCTIONS'):
+        productions, bindings = register_productions(settings.PRODUCTIONS, root)
+        document['productions'] = productions
+        document['classes'].extend(bindings)
+    else:
+        document['missing'].append('productions')
+    if hasattr(settings, 'SCHEMAS'):
+        document['schemas'] = register_schemas(settings.SCHEMAS)
+    else:
+        document['missing'].append('schemas')
+    return document
+
+
+def main():
+    path = os.path.abspath(sys.argv[1])
+    try:
+        document = migrate(path)
+    except Exception as error:
+        cause = error.__cause__ or error
+        document = {'error': {
+            'message': str(error),
+            'traceback': ''.join(traceback.format_exception(type(cause), cause, cause.__traceback__)),
+        }}
+    with open(3, 'w', encoding='utf-8', closefd=False) as out:
+        json.dump(document, out, ensure_ascii=False)
+
+
+main()

@@ -1,0 +1,92 @@
+"""PRODUCTIONS of a settings.py: IoP's xmltodict-style dicts, normalised for the engine.
+
+Values are rendered as the text IoP would put in the production XML (booleans `true`/`false`,
+numbers their text); the engine parses them and fills in missing attributes.
+"""
+import inspect
+
+from .classes import EntryError, binding_of
+
+_PRODUCTION_FIELDS = {'@TestingEnabled': 'testingEnabled', '@LogGeneralTraceEvents': 'logGeneralTraceEvents', 'Description': 'description', 'ActorPoolSize': 'actorPoolSize'}
+_ITEM_FIELDS = {
+    '@Category': 'category', '@PoolSize': 'poolSize', '@Enabled': 'enabled', '@Foreground': 'foreground',
+    '@Comment': 'comment', '@LogTraceEvents': 'logTraceEvents', '@Schedule': 'schedule',
+}
+
+
+def text(value):
+    if value is None:
+        return ''
+    if isinstance(value, bool):
+        return 'true' if value else 'false'
+    return str(value)
+
+
+def register_productions(productions, root):
+    """Returns (productions, class bindings made from class-valued @ClassName)."""
+    if not isinstance(productions, (list, tuple)):
+        raise EntryError('PRODUCTIONS must be a list of {production name: definition} dicts')
+    result = []
+    bindings = []
+    for index, production in enumerate(productions):
+        entry = f'PRODUCTIONS[{index}]'
+        if not isinstance(production, dict) or not production:
+            raise EntryError(f'{entry}: expected a dict {{"Package.Name": {{...}}}}, got {type(production).__name__}')
+        name = next(iter(production))
+        entry = f'{entry} ({name})'
+        try:
+            result.append(_production(name, production[name], root, bindings))
+        except EntryError as error:
+            raise EntryError(f'{entry}: {error}') from error
+        except Exception as error:
+            raise EntryError(f'{entry}: {type(error).__name__}: {error}') from error
+    return result, bindings
+
+
+def _production(name, body, root, bindings):
+    if not isinstance(name, str) or '.' not in name or name.startswith('.') or name.endswith('.'):
+        raise EntryError('Invalid Production package or name: it needs a package, as in "Package.Name"')
+    body = body or {}
+    if not isinstance(body, dict):
+        raise EntryError(f'the definition must be a dict, got {type(body).__name__}')
+    definition = {'name': name}
+    for key, field in _PRODUCTION_FIELDS.items():
+        if key in body:
+            definition[field] = text(body[key])
+    items = body.get('Item') or []
+    if isinstance(items, dict):
+        items = [items]
+    definition['items'] = [_item(index, item, root, bindings) for index, item in enumerate(items)]
+    return definition
+
+
+def _item(index, item, root, bindings):
+    if not isinstance(item, dict):
+        raise EntryError(f'Item[{index}] must be a dict, got {type(item).__name__}')
+    name = item.get('@Name')
+    if not name:
+        raise EntryError(f'Item[{index}] has no @Name')
+    if '@ClassName' not in item:
+        raise EntryError(f'item {name!r} has no @ClassName')
+    classname = item['@ClassName']
+    if inspect.isclass(classname):
+        bindings.append(binding_of(classname, name, [root]))
+        classname = name
+    normalized = {'name': text(name), 'classname': text(classname)}
+    for key, field in _ITEM_FIELDS.items():
+        if key in item:
+            normalized[field] = text(item[key])
+    settings = item.get('Setting') or []
+    if isinstance(settings, dict):
+        settings = [settings]
+    normalized['settings'] = [_setting(name, setting) for setting in settings]
+    return normalized
+
+
+def _setting(item_name, setting):
+    if not isinstance(setting, dict) or '@Name' not in setting:
+        raise EntryError(f'item {item_name!r}: each Setting needs @Target, @Name and #text')
+    target = setting.get('@Target', 'Host')
+    if target not in ('Host', 'Adapter'):
+        raise EntryError(f'item {item_name!r}: Setting {setting["@Name"]!r} has @Target {target!r}; use Host or Adapter')
+    return {'target': target, 'name': text(setting['@Name']), 'value': text(setting.get('#text'))}

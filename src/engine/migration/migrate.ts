@@ -1,0 +1,93 @@
+/**
+ * The settings.py migration (IoP `iop -m`): registers the CLASSES as class bindings, stores the
+ * PRODUCTIONS as definitions and the SCHEMAS as JSON Schemas named `module.Class`. Everything is
+ * read and checked first; the store is written only when the whole file is valid.
+ */
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ClassBinding } from '../../core/components.ts';
+import { ConveyorError } from '../../core/errors.ts';
+import { newItem, newProduction, type ItemDefinition, type ProductionDefinition } from '../../core/production.ts';
+import type { Store } from '../../store/store.ts';
+import { defaultInterpreter } from '../../bridge/index.ts';
+import type { MigrationReport } from '../engine-api.ts';
+import { runSettingsScript, type ScriptItem, type ScriptProduction } from './settings-script.ts';
+
+const missingLines = { classes: 'No classes to register', productions: 'No productions to register', schemas: 'No schemas to register' } as const;
+
+export async function migrateSettings(store: Store, namespace: string, settingsPath: string, options: { interpreter?: string } = {}): Promise<MigrationReport> {
+  const path = resolve(settingsPath);
+  try {
+    await access(path);
+  } catch {
+    throw new ConveyorError('ERR_MIGRATION', `${path}: the settings file does not exist`);
+  }
+  const document = await runSettingsScript(path, options.interpreter ?? defaultInterpreter());
+  const now = Date.now();
+  const bindings: ClassBinding[] = document.classes.map((c) => ({ ...c, runtime: 'python', updatedAt: now }));
+  const productions = document.productions.map((p, index) => toDefinition(path, index, p));
+  const output: string[] = [];
+  for (const binding of bindings) {
+    await store.classes.put(namespace, binding);
+    output.push(`Registered ${binding.kind} ${binding.name} (${binding.module}.${binding.className})`);
+  }
+  for (const schema of document.schemas) {
+    await store.schemas.put(namespace, schema);
+    output.push(`Registered schema ${schema.name}`);
+  }
+  for (const production of productions) {
+    await store.productions.put(namespace, production);
+    output.push(`Registered production ${production.name}`);
+  }
+  for (const section of document.missing) output.push(missingLines[section]);
+  return {
+    classes: bindings.map((b) => b.name),
+    productions: productions.map((p) => p.name),
+    schemas: document.schemas.map((s) => s.name),
+    output,
+  };
+}
+
+/** Text attributes to a definition; absent ones take the defaults of `newProduction`/`newItem`. */
+function toDefinition(file: string, index: number, source: ScriptProduction): ProductionDefinition {
+  const where = `${file}: PRODUCTIONS[${index}] (${source.name})`;
+  const defaults = newProduction(source.name);
+  return {
+    ...defaults,
+    description: source.description ?? defaults.description,
+    testingEnabled: parseBoolean(source.testingEnabled, defaults.testingEnabled, `${where} @TestingEnabled`),
+    logGeneralTraceEvents: parseBoolean(source.logGeneralTraceEvents, defaults.logGeneralTraceEvents, `${where} @LogGeneralTraceEvents`),
+    actorPoolSize: parseCount(source.actorPoolSize, defaults.actorPoolSize, `${where} ActorPoolSize`),
+    items: source.items.map((item) => toItem(`${where} item ${item.name}`, item)),
+  };
+}
+
+function toItem(where: string, source: ScriptItem): ItemDefinition {
+  const defaults = newItem(source.name, source.classname);
+  return {
+    ...defaults,
+    category: source.category ?? defaults.category,
+    poolSize: parseCount(source.poolSize, defaults.poolSize, `${where} @PoolSize`),
+    enabled: parseBoolean(source.enabled, defaults.enabled, `${where} @Enabled`),
+    foreground: parseBoolean(source.foreground, defaults.foreground, `${where} @Foreground`),
+    comment: source.comment ?? defaults.comment,
+    logTraceEvents: parseBoolean(source.logTraceEvents, defaults.logTraceEvents, `${where} @LogTraceEvents`),
+    schedule: source.schedule ?? defaults.schedule,
+    settings: source.settings,
+  };
+}
+
+function parseBoolean(text: string | undefined, fallback: boolean, where: string): boolean {
+  if (text === undefined || text.trim() === '') return fallback;
+  const value = text.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConveyorError('ERR_MIGRATION', `${where}: '${text}' is not a boolean (use true/false or 1/0)`);
+}
+
+function parseCount(text: string | undefined, fallback: number, where: string): number {
+  if (text === undefined || text.trim() === '') return fallback;
+  const value = Number(text.trim());
+  if (!Number.isInteger(value) || value < 0) throw new ConveyorError('ERR_MIGRATION', `${where}: '${text}' is not a whole number`);
+  return value;
+}
