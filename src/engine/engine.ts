@@ -7,7 +7,7 @@ import { ConveyorError } from '../core/errors.ts';
 import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition } from '../core/production.ts';
-import type { MessageFilter, QueueDepth, Store } from '../store/store.ts';
+import type { LogQuery, MessageFilter, QueueDepth, Store } from '../store/store.ts';
 import { ComponentResolver } from './component-resolver.ts';
 import { Director } from './director.ts';
 import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
@@ -144,6 +144,12 @@ export class Engine implements EngineApi {
   async logSince(namespace: string, sinceId: number, limit: number): Promise<LogEntry[]> {
     await this.use(namespace);
     return this.store.log.since(namespace, sinceId, limit);
+  }
+
+  /** Event-log search for the portal: type, item, text, session; newest first. */
+  async searchLog(namespace: string, query: LogQuery): Promise<LogEntry[]> {
+    await this.use(namespace);
+    return this.store.log.search(namespace, query);
   }
 
   async test(namespace: string, request: TestRequest): Promise<TestResult> {
