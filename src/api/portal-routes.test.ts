@@ -10,7 +10,7 @@ import type { LogQuery, MessageFilter } from '../store/store.ts';
 import { FakeEngine } from '../../test/api/support/fake-engine.ts';
 import { installAuth } from './auth.ts';
 import { installErrorReplies, installJsonParser } from './error-replies.ts';
-import type { DtlService, PortalDiagnostic } from './portal-engine.ts';
+import type { DtlService, PortalDiagnostic, PortalEngine } from './portal-engine.ts';
 import { parseTime, registerPortalRoutes } from './portal-routes.ts';
 import { RouteCatalog } from './route-catalog.ts';
 import { UserDirectory, type Role } from './users.ts';
@@ -29,7 +29,9 @@ class PortalFakeEngine extends FakeEngine {
   lastFilter: MessageFilter | null = null;
   lastLogQuery: LogQuery | null = null;
   lookups = new Map<string, Record<string, string>>();
-  override async searchMessages(_ns: string, filter: MessageFilter): Promise<MessageHeader[]> {
+  // FakeEngine declares these without parameters; optional ones keep the override compatible.
+  override async searchMessages(_ns?: string, given?: MessageFilter): Promise<MessageHeader[]> {
+    const filter = given ?? { limit: 50 };
     this.lastFilter = filter;
     return this.messages.filter((m) => (filter.status ? m.status === filter.status : true)).sort((a, b) => b.id - a.id).slice(0, filter.limit);
   }
@@ -38,10 +40,10 @@ class PortalFakeEngine extends FakeEngine {
     if (!found) throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `No message ${id}`);
     return found;
   }
-  override async sessionTrace(_ns: string, session: number): Promise<MessageHeader[]> {
+  override async sessionTrace(_ns?: string, session?: number): Promise<MessageHeader[]> {
     return this.messages.filter((m) => m.sessionId === session);
   }
-  override async resend(ns: string, id: number, target?: string): Promise<number> {
+  override async resend(ns = 'USER', id = 0, target?: string): Promise<number> {
     const original = await this.getMessage(ns, id);
     const copy = header(this.messages.length + 1, { sessionId: 9, target: target ?? original.target });
     this.messages.push(copy);
@@ -81,7 +83,7 @@ const auth = (role: Role) => ({ authorization: `Basic ${Buffer.from(`${role}:${p
 let home: string;
 let users: UserDirectory;
 
-async function build(engine: FakeEngine): Promise<FastifyInstance> {
+async function build(engine: PortalEngine): Promise<FastifyInstance> {
   const app = Fastify();
   app.decorateRequest('user', undefined);
   installJsonParser(app);
