@@ -50,7 +50,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   }
 }
 
-function openDatabase(options: SqliteStoreOptions): Database.Database {
+/** Opens the file with the store's connection settings (exported for tests of those settings). */
+export function openDatabase(options: SqliteStoreOptions): Database.Database {
   const durability = options.durability ?? 'full';
   if (durability !== 'full' && durability !== 'normal') {
     throw new ConveyorError('ERR_CONFIG', `Unknown store durability "${String(durability)}"`, { hint: 'Use "full" or "normal".' });
