@@ -161,17 +161,13 @@ export function registerSpecRoutes(scope: FastifyInstance, engine: EngineApi, op
   );
 }
 
-/** The test body: a JSON object or a JSON text, default `{}`; refused here when it cannot be JSON. */
+/**
+ * The test body: a JSON object or a text, default `{}`. A text is passed as is: the engine reads it as
+ * JSON for Python classes and as the StringValue of string messages (`-B hello`).
+ */
 function testMessageBody(value: unknown): unknown {
   if (value === undefined || value === null || value === '') return {};
-  if (typeof value === 'string') {
-    try {
-      JSON.parse(value);
-    } catch (error) {
-      throw new ConveyorError('ERR_INVALID_INPUT', `body is not valid JSON text: ${(error as Error).message}`, { hint: 'Give a JSON object, or a string holding one' });
-    }
-    return value;
-  }
+  if (typeof value === 'string') return value;
   if (typeof value !== 'object' || Array.isArray(value)) throw new ConveyorError('ERR_INVALID_INPUT', `body must be a JSON object or a string, not ${describe(value)}`);
   return value;
 }

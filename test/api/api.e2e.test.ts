@@ -1,0 +1,274 @@
+/**
+ * The HTTP API end to end: a real `conveyor serve` process on a fresh home (real SQLite store, real
+ * python3 workers), called over real HTTP with Basic credentials, and over the home's Unix socket.
+ * Every reply of a documented status is checked against the server's own OpenAPI document.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserDirectory } from '../../src/api/users.ts';
+import { httpCall, startServerProcess, type HttpReply, type ServerProcess } from '../support/server-process.ts';
+import { eventually, tempDir } from '../support/temp-dir.ts';
+import { OpenApiCheck, type OpenApiDocument } from './support/openapi-check.ts';
+
+const fixture = fileURLToPath(new URL('./fixtures/echo', import.meta.url));
+const bodyLimit = 3_000_000;
+const credentials = { admin: 'admin:e2e-admin-pw', operator: 'op:e2e-op-pw', viewer: 'viewer:e2e-viewer-pw' } as const;
+type Who = keyof typeof credentials | { raw: string } | null;
+
+let home: ReturnType<typeof tempDir>;
+let server: ServerProcess;
+let openapi: OpenApiCheck;
+
+function authorization(who: Who): Record<string, string> {
+  if (who === null) return {};
+  if (typeof who === 'object') return { authorization: who.raw };
+  return { authorization: `Basic ${Buffer.from(credentials[who]).toString('base64')}` };
+}
+
+/** Calls the API over TCP; replies of documented routes are checked against the OpenAPI document. */
+async function api(method: string, path: string, body?: unknown, who: Who = 'admin', template?: string): Promise<HttpReply> {
+  const reply = await httpCall({ url: server.url, headers: authorization(who) }, method, path, body);
+  const route = template ?? path.split('?')[0]?.replace('/api/iop/v1/', '/api/iop/');
+  if (openapi && route && reply.status !== 401 && reply.status !== 403 && reply.status !== 404 && reply.status !== 413 && reply.status !== 400) {
+    openapi.check(method, route, reply.status, reply.json ?? reply.text);
+  }
+  return reply;
+}
+
+async function packageFiles(): Promise<Array<{ name: string; data: string }>> {
+  const names = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
+  return Promise.all(names.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })));
+}
+
+beforeAll(async () => {
+  home = tempDir('conveyor-api-e2e-');
+  server = await startServerProcess(home.path, [], { CONVEYOR_ADMIN_USER: 'admin', CONVEYOR_ADMIN_PASSWORD: 'e2e-admin-pw', CONVEYOR_BODY_LIMIT: String(bodyLimit) });
+  const users = await UserDirectory.open(join(home.path, 'users.json'));
+  await users.set('op', 'e2e-op-pw', 'operator');
+  await users.set('viewer', 'e2e-viewer-pw', 'viewer');
+  const document = await httpCall({ url: server.url, headers: authorization('viewer') }, 'GET', '/api/iop/openapi.json');
+  expect(document.status).toBe(200);
+  openapi = new OpenApiCheck(document.json as OpenApiDocument);
+});
+
+afterAll(async () => {
+  await server?.kill();
+  home?.remove();
+});
+
+describe('authentication and transport errors', () => {
+  it('refuses a missing header, empty credentials and a wrong password with 401 + WWW-Authenticate', async () => {
+    for (const who of [null, { raw: 'Basic Og==' }, { raw: `Basic ${Buffer.from('admin:wrong').toString('base64')}` }] as Who[]) {
+      const reply = await api('GET', '/api/iop/version', undefined, who);
+      expect(reply.status).toBe(401);
+      expect(reply.headers['www-authenticate']).toMatch(/^Basic /);
+      expect(reply.headers['content-type']).toMatch(/^application\/json/);
+      expect(typeof (reply.json as { error: string }).error).toBe('string');
+    }
+  });
+
+  it('answers GET /version to a user', async () => {
+    const reply = await api('GET', '/api/iop/version', undefined, 'viewer');
+    expect(reply.status).toBe(200);
+    expect(reply.json).toMatchObject({ description: 'Conveyor production management API' });
+  });
+
+  it('refuses a role below the route with 403 JSON', async () => {
+    const reply = await api('POST', '/api/iop/start', {}, 'viewer');
+    expect(reply.status).toBe(403);
+    expect((reply.json as { error: string }).error).toBe('User viewer has the role viewer; this operation needs the role operator');
+  });
+
+  it('answers 404 JSON, 413 JSON and 400 JSON', async () => {
+    const unknown = await api('GET', '/api/iop/nothing-here');
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual({ error: 'No route GET /api/iop/nothing-here: see GET /api/iop/openapi.json for the routes' });
+    const tooLarge = await api('POST', '/api/iop/stop', { pad: 'x'.repeat(bodyLimit) });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json).toEqual({ error: `The request body is larger than the limit of ${bodyLimit} bytes` });
+    const notJson = await api('POST', '/api/iop/start', '{"production": oops');
+    expect(notJson.status).toBe(400);
+    expect((notJson.json as { error: string }).error).toMatch(/^The request body is not valid JSON/);
+  });
+
+  it('trusts the Unix socket as a local admin, without credentials', async () => {
+    const reply = await server.local('GET', '/api/iop/status');
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ production: '', status: 'stopped' });
+  });
+});
+
+describe('migrate', () => {
+  it('refuses hostile file names and writes nothing', async () => {
+    const files = await packageFiles();
+    for (const name of ['/tmp/evil.py', '../evil.py', 'lib/../../evil.py', 'a\u0000b.py']) {
+      const reply = await api('PUT', '/api/iop/migrate', { package: 'hostile', body: [...files, { name, data: 'x' }] });
+      expect(reply.status, name).toBe(500);
+      expect((reply.json as { error: string }).error).toMatch(/absolute|\.\.|NUL/);
+    }
+    await expect(readdir(join(home.path, 'packages'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const outside = await api('PUT', '/api/iop/migrate', { package: 'p', remote_folder: '/etc', body: files });
+    expect((outside.json as { error: string }).error).toMatch(/outside the folders this server may write to/);
+  });
+
+  it('uploads the package, runs its settings.py migration and answers 200 with an empty body', async () => {
+    const reply = await api('PUT', '/api/iop/migrate?namespace=USER', { namespace: 'USER', package: 'echo', remote_folder: '', body: await packageFiles() });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.text).toBe('');
+    expect((await readdir(join(home.path, 'packages', 'USER', 'echo'), { recursive: true })).sort()).toEqual(['echo.py', 'lib', 'lib/__init__.py', 'lib/messages.py', 'settings.py']);
+  });
+});
+
+describe('production routes', () => {
+  it('lists the migrated production with typed fields', async () => {
+    const reply = await api('GET', '/api/iop/list', undefined, 'viewer');
+    expect(reply.json).toMatchObject({ 'Api.Test.Production': { Status: 'Stopped', AutoStart: false } });
+  });
+
+  it('sets and reads the default production', async () => {
+    expect((await api('PUT', '/api/iop/default', { production: 'Api.Test.Production' })).json).toEqual({ production: 'Api.Test.Production' });
+    expect((await api('GET', '/api/iop/default', undefined, 'viewer')).json).toEqual({ production: 'Api.Test.Production' });
+  });
+
+  it('exports the definition in the spec shape', async () => {
+    const reply = await api('GET', '/api/iop/export?production=Api.Test.Production', undefined, 'viewer');
+    expect(reply.json).toMatchObject({
+      name: 'Api.Test.Production',
+      description: 'Production of the API end-to-end tests',
+      test_enabled: true,
+      actor_pool_size: 1,
+      items: [
+        { name: 'Echo', classname: 'Python.EchoOperation', pool_size: 1, enabled: true, settings: [{ target: 'Host', name: 'prefix', value: 'echo:' }] },
+        { name: 'Silent', classname: 'Python.SilentOperation', enabled: true },
+      ],
+    });
+  });
+
+  it('starts the default production with an empty body', async () => {
+    const reply = await httpCall({ url: server.url, headers: { ...authorization('operator'), 'content-type': 'application/json' } }, 'POST', '/api/iop/start', '');
+    expect(reply.status, reply.text).toBe(200);
+    openapi.check('POST', '/api/iop/start', 200, reply.json);
+    expect(reply.json).toEqual({ status: 'started', production: 'Api.Test.Production' });
+    expect((await api('GET', '/api/iop/status', undefined, 'viewer')).json).toEqual({ production: 'Api.Test.Production', status: 'running' });
+  });
+
+  it('POST /test round-trips through a Python operation', async () => {
+    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { text: 'hello' } }, 'operator');
+    expect(reply.status, reply.text).toBe(200);
+    const answer = reply.json as { classname: string; body: string; truncated: boolean };
+    expect(answer.classname).toBe('lib.messages.EchoResponse');
+    expect(JSON.parse(answer.body)).toMatchObject({ text: 'echo:hello' });
+    expect(answer.truncated).toBe(false);
+  });
+
+  it('POST /test with a string body and restart false gives the same answer', async () => {
+    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: '{"text": "hello"}', restart: false }, 'operator');
+    expect(JSON.parse((reply.json as { body: string }).body)).toMatchObject({ text: 'echo:hello' });
+  });
+
+  it('POST /test cuts a response over 1,000,000 characters and flags it', async () => {
+    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { size: 1_100_000 }, restart: false }, 'operator');
+    expect(reply.status, reply.text.slice(0, 300)).toBe(200);
+    const answer = reply.json as { classname: string; body: string; truncated: boolean };
+    expect(answer.truncated).toBe(true);
+    expect(answer.body).toHaveLength(1_000_000);
+    expect(answer.body.startsWith('{"text":"xxxx') || answer.body.startsWith('{"text": "xxxx')).toBe(true);
+  });
+
+  it('POST /test of an item that answers nothing gives empty classname and body', async () => {
+    const reply = await api('POST', '/api/iop/test', { target: 'Silent' }, 'operator');
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json).toEqual({ classname: '', body: '', truncated: false });
+  });
+
+  it('POST /test of an unknown item is a 500 {error}', async () => {
+    const reply = await api('POST', '/api/iop/test', { target: 'Nobody' }, 'operator');
+    expect(reply.status).toBe(500);
+    expect((reply.json as { error: string }).error).toMatch(/Nobody/);
+  });
+
+  it('the test calls show in the log: top newest first, since_id ascending', async () => {
+    const top = (await eventually(async () => {
+      const reply = await api('GET', '/api/iop/log?top=5', undefined, 'viewer');
+      const entries = reply.json as Array<{ id: number; text: string }>;
+      return entries.some((entry) => entry.text.includes('answering nothing')) ? entries : undefined;
+    }, 'the Silent log entry')) as Array<{ id: number; config_name: string }>;
+    expect(top.length).toBeLessThanOrEqual(5);
+    const ids = top.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    const oldest = ids.at(-1) ?? 0;
+    const since = (await api('GET', `/api/iop/log?since_id=${oldest}`, undefined, 'viewer')).json as Array<{ id: number }>;
+    const sinceIds = since.map((entry) => entry.id);
+    expect(sinceIds).toEqual([...sinceIds].sort((a, b) => a - b));
+    expect(sinceIds.slice(0, ids.length - 1)).toEqual(ids.slice(0, -1).reverse());
+    expect(sinceIds.every((id) => id > oldest)).toBe(true);
+    const defaultTop = (await api('GET', '/api/iop/log', undefined, 'viewer')).json as unknown[];
+    expect(defaultTop.length).toBeLessThanOrEqual(10);
+  });
+
+  it('component restart, queues and connections answer the IoP 4 shapes', async () => {
+    expect((await api('POST', '/api/iop/component/restart', { component: 'Echo' }, 'operator')).json).toEqual({ status: 'restarted', component: 'Echo' });
+    expect((await api('POST', '/api/iop/component/stop', { component: 'Silent' }, 'operator')).json).toEqual({ status: 'stopped', component: 'Silent' });
+    expect((await api('POST', '/api/iop/component/start', { item: 'Silent' }, 'operator')).json).toEqual({ status: 'started', component: 'Silent' });
+    const queues = (await api('GET', '/api/iop/queues', undefined, 'viewer')).json as { production: string; items: Array<{ item: string }> };
+    expect(queues.production).toBe('Api.Test.Production');
+    expect(queues.items.map((item) => item.item)).toEqual(['Echo', 'Silent']);
+    const connections = (await api('GET', '/api/iop/connections', undefined, 'viewer')).json as { items: Array<{ item: string; kind: string; iop?: number; module?: string }> };
+    expect(connections.items[0]).toMatchObject({ item: 'Echo', kind: 'operation', iop: 1, module: 'echo' });
+  });
+
+  it('GET /metrics counts the messages the items handled', async () => {
+    const reply = await httpCall({ url: server.url, headers: authorization('viewer') }, 'GET', '/metrics');
+    expect(reply.status).toBe(200);
+    openapi.check('GET', '/metrics', 200, reply.text);
+    const processed = /conveyor_messages_processed_total\{namespace="USER",item="Echo"\} (\d+)/.exec(reply.text);
+    expect(Number(processed?.[1])).toBeGreaterThanOrEqual(3);
+    expect(reply.text).toContain('conveyor_production_running{namespace="USER",production="Api.Test.Production"} 1');
+  });
+
+  it('update and restart answer their status; the /v1 alias answers the same routes', async () => {
+    expect((await api('POST', '/api/iop/update', undefined, 'operator')).json).toEqual({ status: 'updated' });
+    expect((await api('POST', '/api/iop/v1/restart', {}, 'operator')).json).toEqual({ status: 'restarted' });
+    expect((await api('GET', '/api/iop/v1/status', undefined, 'viewer')).json).toEqual({ production: 'Api.Test.Production', status: 'running' });
+  });
+
+  it('takes the namespace from the body over the query, and refuses an unknown one', async () => {
+    const unknownInBody = await api('POST', '/api/iop/stop?namespace=USER', { namespace: 'NOPE' }, 'operator');
+    expect(unknownInBody.status).toBe(500);
+    expect((unknownInBody.json as { error: string }).error).toMatch(/NOPE/);
+    const unknownInQuery = await api('GET', '/api/iop/status?namespace=NOPE', undefined, 'viewer');
+    expect(unknownInQuery.status).toBe(500);
+    expect((await api('GET', '/api/iop/status?namespace=USER', undefined, 'viewer')).json).toMatchObject({ status: 'running' });
+    const bodyWins = await api('POST', '/api/iop/stop?namespace=NOPE', { namespace: 'USER' }, 'operator');
+    expect(bodyWins.json).toEqual({ status: 'stopped' });
+  });
+
+  it('stop of a stopped production is a 500 {error}; kill answers killed', async () => {
+    const again = await api('POST', '/api/iop/stop', undefined, 'operator');
+    expect(again.status).toBe(500);
+    expect(typeof (again.json as { error: string }).error).toBe('string');
+    expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).json).toEqual({ status: 'started', production: 'Api.Test.Production' });
+    expect((await api('POST', '/api/iop/kill', {}, 'operator')).json).toEqual({ status: 'killed' });
+    expect((await api('GET', '/api/iop/status', undefined, 'viewer')).json).toMatchObject({ status: 'stopped' });
+  });
+});
+
+describe('class-document API', () => {
+  it('stores documents and compiles them, reporting what was done with each', async () => {
+    const put = await api('PUT', '/api/atelier/v1/USER/doc/IOP.Utils.cls?ignoreConflict=1', { enc: false, content: ['Class IOP.Utils Extends %RegisteredObject', '{', '}'] }, 'admin', '/api/atelier/v1/{namespace}/doc/{name}');
+    expect(put.status).toBe(201);
+    const compiled = await api('POST', '/api/atelier/v1/USER/action/compile?flags=cuk', ['IOP.Utils.cls'], 'admin', '/api/atelier/v1/{namespace}/action/compile');
+    expect(compiled.status).toBe(200);
+    expect(compiled.json).toMatchObject({ status: { errors: [] }, console: expect.arrayContaining(['IOP.Utils.cls: kept; Conveyor implements this class natively, nothing to compile']) });
+    const back = await api('GET', '/api/atelier/v1/USER/doc/IOP.Utils.cls', undefined, 'viewer', '/api/atelier/v1/{namespace}/doc/{name}');
+    expect((back.json as { result: { content: string[] } }).result.content[0]).toBe('Class IOP.Utils Extends %RegisteredObject');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('was checked against a real reply of every route', () => {
+    expect(openapi.unchecked().filter((operation) => operation !== 'get /api/iop/openapi.json')).toEqual([]);
+  });
+});
