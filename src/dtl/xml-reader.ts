@@ -1,0 +1,105 @@
+/**
+ * Stage 1: XML text → a small element tree where every element and attribute carries its
+ * line:column. Namespaces are accepted and ignored (an XData block has none, an exported file may
+ * have `xmlns="http://www.intersystems.com/dtl"` or a prefix).
+ */
+import { SaxesParser } from 'saxes';
+import { DtlSyntaxError, type Position } from './diagnostics.ts';
+
+export interface XmlAttribute {
+  value: string;
+  /** Where the value starts (the character after the opening quote). */
+  pos: Position;
+}
+
+export interface XmlElement {
+  name: string;
+  pos: Position;
+  attributes: Map<string, XmlAttribute>;
+  children: XmlElement[];
+  /** Character data directly inside the element (text and CDATA, concatenated). */
+  text: string;
+  /** Where the character data starts (for `<code>` / `<sql>` bodies). */
+  textPos: Position | null;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+function positionOf(starts: number[], index: number): Position {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: index - starts[lo]! + 1 };
+}
+
+function localName(name: string): string {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** Parses one XML document and returns its root element. Throws DtlSyntaxError on malformed XML. */
+export function readXml(text: string): XmlElement {
+  const starts = lineStarts(text);
+  const parser = new SaxesParser({ position: true });
+  const stack: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  let current: XmlElement | null = null;
+  let failure: DtlSyntaxError | null = null;
+
+  const addText = (chunk: string, startIndex: number): void => {
+    const owner = stack[stack.length - 1];
+    if (!owner) return;
+    if (owner.textPos === null) {
+      // Leading blank text (the newline before a CDATA body) is dropped so textPos matches text[0].
+      if (chunk.trim() === '') return;
+      owner.textPos = positionOf(starts, startIndex);
+    }
+    owner.text += chunk;
+  };
+
+  parser.on('opentagstart', (tag) => {
+    const start = parser.position - tag.name.length - 2;
+    current = { name: localName(tag.name), pos: positionOf(starts, start), attributes: new Map(), children: [], text: '', textPos: null };
+  });
+  parser.on('attribute', (attr) => {
+    if (!current || attr.name === 'xmlns' || attr.name.startsWith('xmlns:')) return;
+    const closing = parser.position - 1;
+    const opening = text.lastIndexOf(text[closing] ?? '"', closing - 1);
+    current.attributes.set(localName(attr.name), { value: attr.value, pos: positionOf(starts, opening + 1) });
+  });
+  parser.on('opentag', () => {
+    if (!current) return;
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(current);
+    else root = current;
+    stack.push(current);
+    current = null;
+  });
+  parser.on('closetag', () => {
+    stack.pop();
+  });
+  parser.on('cdata', (data) => addText(data, parser.position - 3 - data.length));
+  parser.on('text', (data) => addText(data, Math.max(0, parser.position - 1 - data.length)));
+  parser.on('error', (error) => {
+    if (failure) return;
+    const message = error.message.replace(/^[^:]*:\d+:\d+: /, '').replace(/\.$/, '');
+    failure = new DtlSyntaxError(`malformed XML: ${message}`, { line: parser.line, column: parser.column + 1 });
+  });
+
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (!failure) throw error;
+  }
+  if (failure) throw failure;
+  if (!root) throw new DtlSyntaxError('malformed XML: the document has no root element', { line: 1, column: 1 });
+  return root;
+}

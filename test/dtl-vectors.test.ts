@@ -1,0 +1,52 @@
+/**
+ * The shared DTL vectors (../shared/dtl-vectors), one test per vector directory: the transform is
+ * parsed with the vector's parameters, run on input.json with a real host (lookup.json tables,
+ * SQLite for sql-fixture.json, python3 for Python), and its status, target and user traces compared
+ * with index.json, expected.json and expected-trace.json (an absent file means no user trace).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileTransform, parseTransform, type JsonValue, type TransformParameters } from '../src/dtl/index.ts';
+import { vectorHost } from './dtl/vector-host.ts';
+
+const VECTORS = process.env.DTL_VECTORS ?? join(import.meta.dirname, '../../shared/dtl-vectors');
+
+interface VectorEntry {
+  name: string;
+  status: 'ok' | 'error';
+  params: TransformParameters;
+}
+
+const index = JSON.parse(readFileSync(join(VECTORS, 'index.json'), 'utf8')) as VectorEntry[];
+
+function readJson(dir: string, file: string): JsonValue | undefined {
+  const path = join(VECTORS, dir, file);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as JsonValue) : undefined;
+}
+
+describe('DTL vectors', () => {
+  it('finds the vector set', () => {
+    expect(index.length).toBeGreaterThanOrEqual(35);
+  });
+
+  for (const vector of index) {
+    it(vector.name, async () => {
+      const text = readFileSync(join(VECTORS, vector.name, 'transform.xml'), 'utf8');
+      const compiled = compileTransform(parseTransform(text, `${vector.name}/transform.xml`, { parameters: vector.params }));
+      const host = vectorHost({
+        lookup: readJson(vector.name, 'lookup.json') as Record<string, Record<string, string>> | undefined,
+        sql: readJson(vector.name, 'sql-fixture.json') as Record<string, Record<string, unknown>[]> | undefined,
+      });
+      const result = await compiled.run(readJson(vector.name, 'input.json') ?? {}, {
+        host,
+        target: readJson(vector.name, 'initial-target.json'),
+      });
+      expect(result.target).toEqual(readJson(vector.name, 'expected.json'));
+      expect(result.status, JSON.stringify(result.errors)).toBe(vector.status);
+      const userTrace = result.trace.filter((t) => t.category === 'user').map((t) => t.text);
+      expect(userTrace).toEqual(readJson(vector.name, 'expected-trace.json') ?? []);
+      if (vector.status === 'error') expect(result.errors.length).toBeGreaterThan(0);
+    });
+  }
+});
