@@ -35,6 +35,8 @@ export interface Store {
   readonly schemas: SchemaRepository;
   readonly transforms: TransformRepository;
   readonly lookups: LookupRepository;
+  /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
+  readonly cluster?: ClusterRepository;
   /** Waits for pending group commits, then closes. Later calls fail with ERR_STORE_CLOSED. */
   close(): Promise<void>;
 }
@@ -219,4 +221,66 @@ export interface LookupRepository {
   /** Replaces the whole table. */
   put(namespace: string, table: string, entries: Record<string, string>): Promise<void>;
   delete(namespace: string, table: string): Promise<void>;
+}
+
+/** What a node says about itself when it joins (PostgreSQL scale-out). */
+export interface NodeRegistration {
+  /** Unique per running server process; also the lease owner of the messages it claims. */
+  nodeId: string;
+  host: string;
+  pid: number;
+  /** Where its API answers, when known. */
+  apiUrl: string | null;
+}
+
+export interface NodeRecord extends NodeRegistration {
+  /** Epoch ms, by the database clock (one clock for every node). */
+  startedAt: number;
+  heartbeatAt: number;
+  /** Milliseconds since the last heartbeat, by the database clock: compare it with your liveness limit. */
+  silentMs: number;
+}
+
+export interface LeaseRecord {
+  name: string;
+  owner: string;
+  /** Epoch ms, by the database clock. */
+  acquiredAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Called with each notification's payload, and with `null` after the listening connection was lost
+ * and restored (notifications sent meanwhile are gone: re-read the tables).
+ */
+export type NotificationHandler = (payload: string | null) => void;
+
+/**
+ * Scale-out coordination: the node registry, named leases (pollers that must run on one node at a
+ * time) and wake-ups between nodes. Lease and heartbeat times use the database clock, so nodes with
+ * skewed clocks still agree on who holds what.
+ */
+export interface ClusterRepository {
+  /** Inserts or replaces the node's row; its start and heartbeat times become now. */
+  registerNode(node: NodeRegistration): Promise<void>;
+  /** Refreshes the node's heartbeat; false when its row is gone (removed as dead): register again. */
+  heartbeat(nodeId: string): Promise<boolean>;
+  /** Removes the node's row and gives up its named leases (clean shutdown). */
+  removeNode(nodeId: string): Promise<void>;
+  /** Every registered node, by node id. */
+  listNodes(): Promise<NodeRecord[]>;
+  /**
+   * Takes the named lease for `ttlMs` if it is free, expired, or already `nodeId`'s (then it is
+   * renewed). True when `nodeId` holds it now. Renew well within the TTL; stop the guarded work
+   * when a renewal returns false.
+   */
+  tryAcquireLease(name: string, nodeId: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `nodeId` holds it; true when it did. */
+  releaseLease(name: string, nodeId: string): Promise<boolean>;
+  /** The lease's current row (possibly expired), or null. */
+  getLease(name: string): Promise<LeaseRecord | null>;
+  /** Listens on a channel shared by every node of the store; resolves once listening. Returns the unsubscribe function. */
+  subscribe(channel: string, onMessage: NotificationHandler): Promise<() => Promise<void>>;
+  /** Wakes every subscriber of `channel` on every node (this one included). Keep payloads small (< 8000 bytes). */
+  notify(channel: string, payload: string): Promise<void>;
 }

@@ -1,0 +1,250 @@
+/**
+ * Messages on PostgreSQL. Inserts and patches go through the group committer; reads and the queue
+ * operations (claim, leases) run directly on the pool, each in its own statement.
+ */
+import { sql } from 'kysely';
+import type { BodyEncoding, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../../core/message.ts';
+import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
+import { positiveLimit, type PostgresContext } from './postgres-context.ts';
+import type { PgWrite } from './postgres-writes.ts';
+
+interface HeaderRow {
+  id: number;
+  session_id: number;
+  parent_id: number | null;
+  corresponding_id: number | null;
+  kind: MessageKind;
+  source: string;
+  target: string;
+  response_required: boolean;
+  status: MessageStatus;
+  priority: number;
+  description: string;
+  error: string | null;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+interface MessageRow extends HeaderRow {
+  classname: string;
+  encoding: BodyEncoding;
+  data: string;
+}
+
+const headerColumns = [
+  'm.id', 'm.session_id', 'm.parent_id', 'm.corresponding_id', 'm.kind', 'm.source', 'm.target', 'm.response_required', 'm.status',
+  'm.priority', 'm.description', 'm.error', 'm.attempts', 'm.created_at', 'm.updated_at', 'm.lease_owner', 'm.lease_until',
+] as const;
+const headerSql = headerColumns.join(', ');
+const messageSql = `${headerSql}, m.classname, b.encoding, b.data`;
+
+/**
+ * The claim. `FOR UPDATE SKIP LOCKED` lets concurrent claimers (other nodes, other jobs) pass over
+ * rows someone else is taking instead of queueing behind them, so each claimer gets disjoint
+ * messages and nobody waits. Rows are taken in claim order through the partial `messages_claimable`
+ * index. The fallback where SKIP LOCKED is missing (SQLite) is one writer at a time: see the SQLite
+ * driver's claim, which runs in an immediate write transaction.
+ */
+const claimSql = `
+  WITH picked AS (
+    SELECT id FROM messages
+    WHERE ns_id = $1 AND status = 'queued' AND kind = 'request' AND target = ANY($2::text[])
+    ORDER BY priority DESC, id
+    LIMIT $3
+    FOR UPDATE SKIP LOCKED
+  )
+  UPDATE messages m SET status = 'delivered', lease_owner = $4, lease_until = $5::bigint, updated_at = $6::bigint
+  FROM picked, message_bodies b
+  WHERE m.id = picked.id AND b.message_id = m.id
+  RETURNING ${messageSql}`;
+
+const extendSql = `
+  UPDATE messages SET lease_until = $1::bigint, updated_at = $2::bigint
+  WHERE id = ANY($3::bigint[]) AND status = 'delivered' AND lease_owner = $4
+  RETURNING id`;
+
+const releaseSql = `
+  UPDATE messages SET status = 'queued', lease_owner = NULL, lease_until = NULL, updated_at = $1::bigint
+  WHERE ns_id = $2 AND status = 'delivered' AND lease_until <= $3::bigint`;
+
+export class PostgresMessages implements MessageRepository {
+  readonly #ctx: PostgresContext;
+  readonly #submit: (op: PgWrite) => Promise<number[]>;
+
+  constructor(ctx: PostgresContext, submit: (op: PgWrite) => Promise<number[]>) {
+    this.#ctx = ctx;
+    this.#submit = submit;
+  }
+
+  async insert(messages: NewMessage[]): Promise<number[]> {
+    this.#ctx.assertOpen();
+    if (messages.length === 0) return [];
+    const namespaceIds: number[] = [];
+    for (const message of messages) namespaceIds.push(await this.#ctx.requireNamespace(message.namespace));
+    return this.#submit({ kind: 'insert-messages', namespaceIds, messages });
+  }
+
+  async update(patches: MessagePatch[]): Promise<void> {
+    this.#ctx.assertOpen();
+    if (patches.length === 0) return;
+    await this.#submit({ kind: 'patch-messages', patches });
+  }
+
+  get(namespace: string, id: number): Promise<StoredMessage | null> {
+    return this.#ctx.run('read a message', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return null;
+      const { rows } = await this.#ctx.pool.query<MessageRow>({
+        name: 'conveyor-get-message',
+        text: `SELECT ${messageSql} FROM messages m JOIN message_bodies b ON b.message_id = m.id WHERE m.ns_id = $1 AND m.id = $2`,
+        values: [nsId, id],
+      });
+      return rows[0] === undefined ? null : toMessage(namespace, rows[0]);
+    });
+  }
+
+  search(namespace: string, filter: MessageFilter): Promise<MessageHeader[]> {
+    return this.#ctx.run('search messages', async (db) => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      const limit = positiveLimit(filter.limit);
+      if (nsId === undefined || limit === 0) return [];
+      const text = filter.text === undefined || filter.text === '' ? undefined : filter.text;
+      let query = db.selectFrom('messages as m').select(headerColumns).where('m.ns_id', '=', nsId);
+      if (filter.from !== undefined) query = query.where('m.created_at', '>=', filter.from);
+      if (filter.to !== undefined) query = query.where('m.created_at', '<=', filter.to);
+      if (filter.source !== undefined) query = query.where('m.source', '=', filter.source);
+      if (filter.target !== undefined) query = query.where('m.target', '=', filter.target);
+      if (filter.classname !== undefined) query = query.where('m.classname', '=', filter.classname);
+      if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
+      if (filter.kind !== undefined) query = query.where('m.kind', '=', filter.kind);
+      if (filter.sessionId !== undefined) query = query.where('m.session_id', '=', filter.sessionId);
+      if (filter.beforeId !== undefined) query = query.where('m.id', '<', filter.beforeId);
+      // strpos: an exact, case-sensitive substring with no LIKE wildcards to escape.
+      if (text !== undefined) query = query.where(bodyContains(text));
+      const rows = await query.orderBy('m.id', 'desc').limit(limit).execute();
+      return rows.map((row) => toHeader(namespace, row));
+    });
+  }
+
+  session(namespace: string, sessionId: number): Promise<MessageHeader[]> {
+    return this.#ctx.run('read a session', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return [];
+      const { rows } = await this.#ctx.pool.query<HeaderRow>({
+        name: 'conveyor-read-session',
+        text: `SELECT ${headerSql} FROM messages m WHERE m.ns_id = $1 AND m.session_id = $2 ORDER BY m.id`,
+        values: [nsId, sessionId],
+      });
+      return rows.map((row) => toHeader(namespace, row));
+    });
+  }
+
+  unfinished(namespace: string): Promise<StoredMessage[]> {
+    return this.#ctx.run('read unfinished messages', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return [];
+      const { rows } = await this.#ctx.pool.query<MessageRow>({
+        name: 'conveyor-unfinished',
+        text: `SELECT ${messageSql} FROM messages m JOIN message_bodies b ON b.message_id = m.id
+          WHERE m.ns_id = $1 AND m.status IN ('queued', 'delivered') AND m.kind = 'request' ORDER BY m.id`,
+        values: [nsId],
+      });
+      return rows.map((row) => toMessage(namespace, row));
+    });
+  }
+
+  claim(namespace: string, targets: string[], owner: string, limit: number, leaseMs: number): Promise<StoredMessage[]> {
+    return this.#ctx.run('claim messages', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      const max = positiveLimit(limit);
+      if (nsId === undefined || max === 0 || targets.length === 0) return [];
+      const now = Date.now();
+      const { rows } = await this.#ctx.pool.query<MessageRow>({
+        name: 'conveyor-claim',
+        text: claimSql,
+        values: [nsId, targets, max, owner, now + leaseMs, now],
+      });
+      // RETURNING has no order of its own: put the claimed rows back in claim order.
+      rows.sort((a, b) => b.priority - a.priority || a.id - b.id);
+      return rows.map((row) => toMessage(namespace, row));
+    });
+  }
+
+  extendLeases(ids: number[], owner: string, leaseMs: number): Promise<number[]> {
+    return this.#ctx.run('extend leases', async () => {
+      if (ids.length === 0) return [];
+      const now = Date.now();
+      const { rows } = await this.#ctx.pool.query<{ id: number }>({ name: 'conveyor-extend-leases', text: extendSql, values: [now + leaseMs, now, ids, owner] });
+      const extended = new Set(rows.map((row) => row.id));
+      return ids.filter((id) => extended.has(id));
+    });
+  }
+
+  releaseExpired(namespace: string, now: number): Promise<number> {
+    return this.#ctx.run('release expired leases', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return 0;
+      const result = await this.#ctx.pool.query({ name: 'conveyor-release-expired', text: releaseSql, values: [Date.now(), nsId, now] });
+      return result.rowCount ?? 0;
+    });
+  }
+
+  queueDepths(namespace: string): Promise<QueueDepth[]> {
+    return this.#ctx.run('read queue depths', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return [];
+      const { rows } = await this.#ctx.pool.query<QueueDepth>({
+        name: 'conveyor-queue-depths',
+        text: `SELECT target, count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
+            min(created_at) AS oldest
+          FROM messages WHERE ns_id = $1 AND status IN ('queued', 'delivered') GROUP BY target ORDER BY target`,
+        values: [nsId],
+      });
+      return rows;
+    });
+  }
+
+  count(namespace: string): Promise<number> {
+    return this.#ctx.run('count messages', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      if (nsId === undefined) return 0;
+      const { rows } = await this.#ctx.pool.query<{ n: number }>({ name: 'conveyor-count-messages', text: 'SELECT count(*) AS n FROM messages WHERE ns_id = $1', values: [nsId] });
+      return rows[0]!.n;
+    });
+  }
+}
+
+/** Checked row by row while walking newest first, so a search stops as soon as it has `limit` hits. */
+function bodyContains(text: string) {
+  return sql<boolean>`EXISTS (SELECT 1 FROM message_bodies b WHERE b.message_id = m.id AND strpos(b.data, ${text}) > 0)`;
+}
+
+function toHeader(namespace: string, row: HeaderRow): MessageHeader {
+  return {
+    id: row.id,
+    namespace,
+    sessionId: row.session_id,
+    parentId: row.parent_id,
+    correspondingId: row.corresponding_id,
+    kind: row.kind,
+    source: row.source,
+    target: row.target,
+    responseRequired: row.response_required,
+    status: row.status,
+    priority: row.priority,
+    description: row.description,
+    error: row.error,
+    attempts: row.attempts,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    leaseOwner: row.lease_owner,
+    leaseUntil: row.lease_until,
+  };
+}
+
+function toMessage(namespace: string, row: MessageRow): StoredMessage {
+  return { ...toHeader(namespace, row), body: { classname: row.classname, encoding: row.encoding, data: row.data } };
+}
