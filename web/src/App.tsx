@@ -1,0 +1,76 @@
+/** The portal shell: sign-in gate, navigation, namespace picker, and the page of the current hash. */
+import type { ReactNode } from 'react';
+import { EventLog } from './pages/EventLog.tsx';
+import { MessageDetail, Messages } from './pages/Messages.tsx';
+import { Productions } from './pages/Productions.tsx';
+import { SignIn } from './pages/SignIn.tsx';
+import { Trace } from './pages/Trace.tsx';
+import { href, useRoute, type Route } from './router.ts';
+import { SessionGate, useSession } from './session.tsx';
+
+const sections: Array<{ key: string; label: string }> = [
+  { key: 'productions', label: 'Productions' },
+  { key: 'log', label: 'Event log' },
+  { key: 'messages', label: 'Messages' },
+];
+
+function page(route: Route): ReactNode {
+  const [section = 'productions', id] = route.parts;
+  switch (section) {
+    case 'log':
+      return <EventLog />;
+    case 'messages':
+      return id ? <MessageDetail key={id} id={Number(id)} /> : <Messages key={route.query.toString()} query={route.query} />;
+    case 'trace':
+      return <Trace key={id} session={Number(id)} />;
+    default:
+      return <Productions />;
+  }
+}
+
+function Shell() {
+  const session = useSession();
+  const route = useRoute();
+  const active = route.parts[0] ?? 'productions';
+  return (
+    <div className="shell">
+      <header className="top-bar">
+        <a className="brand" href={href('productions')}>
+          Conveyor
+        </a>
+        <nav aria-label="Sections">
+          {sections.map((section) => (
+            <a key={section.key} href={href(section.key)} className={active === section.key ? 'active' : ''} aria-current={active === section.key ? 'page' : undefined}>
+              {section.label}
+            </a>
+          ))}
+        </nav>
+        <label className="namespace">
+          Namespace
+          <select value={session.namespace} onChange={(e) => session.setNamespace(e.target.value)} aria-label="Namespace">
+            {session.who.namespaces.map((namespace) => (
+              <option key={namespace}>{namespace}</option>
+            ))}
+          </select>
+        </label>
+        <span className="user" title={`Role: ${session.who.role}`}>
+          {session.who.user} · {session.who.role}
+        </span>
+        <button type="button" className="link" onClick={session.signOut}>
+          Sign out
+        </button>
+      </header>
+      <main className="content" key={session.namespace}>
+        {page(route)}
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  return (
+    <SessionGate signInPage={(done) => <SignIn onSignedIn={done} />}>
+      <Shell />
+    </SessionGate>
+  );
+}

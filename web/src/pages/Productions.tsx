@@ -1,0 +1,110 @@
+/** Productions of the namespace: status and times, lifecycle buttons, the default production. */
+import type { ListRecord } from '../api/types.ts';
+import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
+import { href } from '../router.ts';
+import { useSession } from '../session.tsx';
+
+interface Overview {
+  list: Record<string, ListRecord>;
+  current: { production: string; status: string };
+  defaultProduction: string;
+}
+
+export function Productions() {
+  const { api, can } = useSession();
+  const overview = useLoad<Overview>(
+    async () => {
+      const [list, current, def] = await Promise.all([
+        api.get<Record<string, ListRecord>>('/list'),
+        api.get<{ production: string; status: string }>('/status'),
+        api.get<{ production: string }>('/default'),
+      ]);
+      return { list, current, defaultProduction: def.production };
+    },
+    [api],
+    3000,
+  );
+  const action = useAction();
+  const act = (run: () => Promise<unknown>) => action.run(run).then(overview.reload);
+  const data = overview.data;
+  const running = data?.current.status === 'running' ? data.current.production : '';
+
+  return (
+    <Panel
+      title="Productions"
+      actions={
+        can('operator') && running ? (
+          <>
+            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/stop'))}>
+              Stop
+            </button>
+            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/restart'))}>
+              Restart
+            </button>
+            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/update'))}>
+              Update
+            </button>
+            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && act(() => api.post('/kill'))}>
+              Kill
+            </button>
+          </>
+        ) : null
+      }
+    >
+      <ErrorNote error={overview.error || action.error} />
+      {action.busy ? <p className="muted">Working…</p> : null}
+      <table className="grid" aria-label="Productions">
+        <thead>
+          <tr>
+            <th>Production</th>
+            <th>Status</th>
+            <th>Last start</th>
+            <th>Last stop</th>
+            <th>Auto start</th>
+            <th>Default</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {data && Object.keys(data.list).length === 0 ? (
+            <tr>
+              <td colSpan={7} className="muted">
+                No production in this namespace yet: migrate a package with <code>cli -m settings.py</code>.
+              </td>
+            </tr>
+          ) : null}
+          {Object.entries(data?.list ?? {}).map(([name, record]) => (
+            <tr key={name} data-production={name}>
+              <td>
+                <a href={href('production', name)}>{name}</a>
+              </td>
+              <td>
+                <StatusBadge status={record.Status} />
+              </td>
+              <td>{record.LastStartTime}</td>
+              <td>{record.LastStopTime}</td>
+              <td>{record.AutoStart ? 'yes' : 'no'}</td>
+              <td>
+                {data?.defaultProduction === name ? (
+                  <strong>default</strong>
+                ) : can('admin') ? (
+                  <button type="button" className="link" onClick={() => act(() => api.put('/default', { production: name }))}>
+                    Make default
+                  </button>
+                ) : null}
+              </td>
+              <td className="row-actions">
+                {can('operator') && !running ? (
+                  <button type="button" className="primary" disabled={action.busy} onClick={() => act(() => api.post('/start', { production: name }))}>
+                    Start
+                  </button>
+                ) : null}
+                <a href={href('production', name)}>Configure</a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
