@@ -69,6 +69,14 @@ describe('python component: messages and dispatch', () => {
   });
 });
 
+describe('python component: instances', () => {
+  it('makes the instance without calling __init__ and tells the request its message id', async () => {
+    const probe = await start('InitProbeOperation', new TestContext('Probe', 'operation'));
+    const reply = await probe.onMessage(json('message.SimpleMessage', { integer: 1 }), new TestCall({}));
+    expect(JSON.parse(reply!.data)).toEqual({ value: 'init_called=False id=1' });
+  });
+});
+
 describe('python component: settings', () => {
   it('applies Host settings typed by the class before on_init; a None default stays None', async () => {
     const settings = { host: { my_str_var: 'bar', my_int_var: '1', my_float_var: '1.0', my_untyped_var: '1', my_flag: 'true', my_none_var: '' }, adapter: {} };

@@ -1,0 +1,120 @@
+import base64
+import datetime
+import decimal
+import json
+import pickle
+import unittest
+import uuid
+
+from iop._serialization import SerializationError, deserialize, serialize, serialize_pickle
+
+from .sample_messages import Boxed, Inner, Nested, NotDataclass, PlainDataclass, Required, SimpleMessage, Typed
+
+
+def round_trip(message):
+    return deserialize(serialize(message))
+
+
+class JsonCarrierTest(unittest.TestCase):
+    def test_compact_json_with_module_class_identity(self):
+        body = serialize(SimpleMessage(integer=1, string='test'))
+        self.assertEqual(body, {'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":1,"string":"test"}'})
+
+    def test_unicode_is_not_escaped(self):
+        body = serialize(SimpleMessage(integer=1, string='日本語のテキスト'))
+        self.assertIn('日本語のテキスト', body['data'])
+        self.assertEqual(round_trip(SimpleMessage(1, '日本語のテキスト')).string, '日本語のテキスト')
+
+    def test_extra_attributes_survive(self):
+        message = SimpleMessage(integer=1, string='a')
+        message.added_later = {'deep': [1, 2]}
+        copy = round_trip(message)
+        self.assertEqual(copy.added_later, {'deep': [1, 2]})
+
+    def test_unknown_keys_become_attributes_and_wrong_types_are_kept(self):
+        body = {'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":{"key":"value"},"other":5}'}
+        message = deserialize(body)
+        self.assertEqual(message.integer, {'key': 'value'})
+        self.assertEqual(message.other, 5)
+
+    def test_values_are_coerced_to_annotations_when_possible(self):
+        body = {'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":"42","string":"x"}'}
+        self.assertEqual(deserialize(body).integer, 42)
+
+    def test_nested_dataclasses_lists_and_dicts(self):
+        message = Nested(inner=Inner('a', 1), inners=[Inner('b', 2)], by_key={'k': Inner('c', 3)}, maybe=None)
+        copy = round_trip(message)
+        self.assertEqual(copy, message)
+        self.assertIsInstance(copy.inners[0], Inner)
+        self.assertIsInstance(copy.by_key['k'], Inner)
+
+    def test_dict_in_place_of_a_nested_dataclass_is_converted(self):
+        body = {'classname': 'tests.sample_messages.Nested', 'encoding': 'json', 'data': '{"inner":{"name":"n","size":"7"},"maybe":"3"}'}
+        message = deserialize(body)
+        self.assertEqual(message.inner, Inner('n', 7))
+        self.assertEqual(message.maybe, 3)
+
+    def test_rich_types_round_trip(self):
+        message = Typed(
+            when=datetime.datetime(2024, 1, 2, 3, 4, 5), day=datetime.date(2024, 1, 2), amount=decimal.Decimal('10.25'),
+            ident=uuid.UUID('12345678-1234-5678-1234-567812345678'), raw=b'bytes', flag=True, tags=['x'],
+        )
+        data = json.loads(serialize(message)['data'])
+        self.assertEqual(data['when'], '2024-01-02T03:04:05')
+        self.assertEqual(data['amount'], '10.25')
+        self.assertEqual(round_trip(message), message)
+
+    def test_missing_required_field_is_an_error(self):
+        body = {'classname': 'tests.sample_messages.Required', 'encoding': 'json', 'data': '{}'}
+        with self.assertRaisesRegex(SerializationError, 'missing the required field\\(s\\) needed'):
+            deserialize(body)
+
+
+class CarrierErrorsTest(unittest.TestCase):
+    def test_unknown_module(self):
+        with self.assertRaises(SerializationError) as caught:
+            deserialize({'classname': 'invalid.module.Class', 'encoding': 'json', 'data': '{}'})
+        self.assertEqual(str(caught.exception), "Failed to load class invalid.module.Class: No module named 'invalid'")
+
+    def test_missing_classname(self):
+        with self.assertRaisesRegex(SerializationError, 'JSON message malformed, must include classname'):
+            deserialize({'classname': '', 'encoding': 'json', 'data': '{}'})
+
+    def test_message_that_is_not_a_dataclass(self):
+        with self.assertRaisesRegex(TypeError, 'tests.sample_messages.NotDataclass must be a dataclass'):
+            serialize(NotDataclass())
+
+    def test_dataclass_that_is_not_a_message(self):
+        with self.assertRaisesRegex(SerializationError, 'derive it from iop.Message'):
+            serialize(PlainDataclass())
+
+    def test_generator_and_other_objects(self):
+        with self.assertRaisesRegex(TypeError, 'send_generator_request'):
+            serialize(x for x in range(2))
+        with self.assertRaisesRegex(TypeError, 'subclass of Message or IRISObject'):
+            serialize(object())
+
+    def test_none_and_empty_string_mean_no_message(self):
+        self.assertIsNone(serialize(None))
+        self.assertIsNone(serialize(''))
+        self.assertIsNone(deserialize(None))
+
+
+class PickleCarrierTest(unittest.TestCase):
+    def test_pickle_body_is_understood(self):
+        body = serialize_pickle(SimpleMessage(5, 'p'))
+        self.assertEqual(body['encoding'], 'pickle')
+        self.assertEqual(base64.b64decode(body['data']), pickle.dumps(SimpleMessage(5, 'p')))
+        self.assertEqual(deserialize(body), SimpleMessage(5, 'p'))
+
+    def test_pickle_message_travels_as_json_when_it_can(self):
+        self.assertEqual(serialize(Boxed(payload=[1, 2]))['encoding'], 'json')
+
+    def test_pickle_message_falls_back_to_pickle_for_values_json_cannot_carry(self):
+        body = serialize(Boxed(payload=complex(1, 2)))
+        self.assertEqual(body['encoding'], 'pickle')
+        self.assertEqual(deserialize(body).payload, complex(1, 2))
+
+
+if __name__ == '__main__':
+    unittest.main()
