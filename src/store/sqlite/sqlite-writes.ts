@@ -30,11 +30,16 @@ export function writeWeight(op: SqliteWrite): number {
 /** Returns the commit function for the group committer: one transaction, one id list per op. */
 export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => number[][] {
   const insertHeader = db.prepare(`
-    INSERT INTO messages (ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
+    INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
       status, priority, description, attempts, classname, created_at, updated_at)
-    VALUES (@nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
+    VALUES (@id, @nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
       @status, @priority, @description, 0, @classname, @now, @now)`);
-  const startSession = db.prepare('UPDATE messages SET session_id = id WHERE id = ?');
+  // Ids are assigned here rather than by SQLite so that a session's first message can carry its own
+  // id as session id in the same INSERT. Safe: the batch holds the write lock (BEGIN IMMEDIATE), and
+  // an explicit id still advances the AUTOINCREMENT sequence, so ids are never reused.
+  const nextMessageId = db
+    .prepare<[], number>(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), COALESCE((SELECT MAX(id) FROM messages), 0)) + 1`)
+    .pluck();
   const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, ?)');
   // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
   const patch = db.prepare(`
@@ -52,10 +57,12 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
     VALUES (@nsId, @type, @configName, @job, @messageId, @sessionId, @sourceClass, @sourceMethod, @text, @now)`);
 
   function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number): number[] {
+    let id = nextMessageId.get()!;
     return op.messages.map((message, index) => {
-      const { lastInsertRowid } = insertHeader.run({
+      insertHeader.run({
+        id,
         nsId: op.namespaceIds[index],
-        sessionId: message.sessionId ?? 0,
+        sessionId: message.sessionId ?? id,
         parentId: message.parentId,
         correspondingId: message.correspondingId,
         kind: message.kind,
@@ -68,11 +75,8 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
         classname: message.body.classname,
         now,
       });
-      const id = Number(lastInsertRowid);
-      // A session's first message names the session: its id is only known now.
-      if (message.sessionId === null) startSession.run(id);
       insertBody.run(id, message.body.encoding, message.body.data);
-      return id;
+      return id++;
     });
   }
 
