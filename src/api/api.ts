@@ -16,11 +16,21 @@ import { registerOpenApiRoute } from './openapi.ts';
 import { resolveApiOptions, type ApiOptions } from './options.ts';
 import { RouteCatalog } from './route-catalog.ts';
 import { registerSpecRoutes } from './spec-routes.ts';
+import { registerUserRoutes } from './user-routes.ts';
 
 export type { ApiOptions } from './options.ts';
 
 /** Extra servers (the Unix socket) routed into an app, closed with it. */
 const extraServers = new WeakMap<FastifyInstance, Set<Server>>();
+const catalogs = new WeakMap<FastifyInstance, RouteCatalog>();
+
+/**
+ * The route catalog of an app built by buildApi: routes added later with `addRoute(scope, catalog, …)`
+ * (e.g. the portal's) appear in `GET /openapi.json`, which is built on its first request.
+ */
+export function apiCatalog(app: FastifyInstance): RouteCatalog | null {
+  return catalogs.get(app) ?? null;
+}
 
 export function attachServer(app: FastifyInstance, server: Server): void {
   extraServers.get(app)?.add(server);
@@ -54,6 +64,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   installAuth(app, options.users);
 
   const catalog = new RouteCatalog();
+  catalogs.set(app, catalog);
   const documents = new ClassDocumentStore(resolved.documentsDir, resolved.classCompiler);
   const { engine } = resolved;
 
@@ -61,6 +72,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerSpecRoutes(scope, engine, resolved, recordIn);
     registerMigrateRoute(scope, engine, resolved, recordIn);
     registerComponentRoutes(scope, engine, recordIn);
+    registerUserRoutes(scope, options.users, recordIn);
     registerOpenApiRoute(scope, recordIn, catalog, resolved);
   };
   await app.register(managementRoutes(catalog), { prefix: resolved.apiPrefix });

@@ -146,14 +146,24 @@ export class UserDirectory {
     if (!isRole(role)) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid role ${JSON.stringify(role)}: use viewer, operator or admin`);
     if (password.length === 0) throw new ConveyorError('ERR_INVALID_INPUT', `The password of ${name} must not be empty`);
     await this.reload();
+    if (role !== 'admin') this.#keepAnAdmin(name, `make ${name} a ${role}`);
     this.#users.set(name, await hashPassword(name, password, role));
     await this.#save();
   }
 
   async remove(name: string): Promise<void> {
     await this.reload();
-    if (!this.#users.delete(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
+    if (!this.#users.has(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
+    this.#keepAnAdmin(name, `remove ${name}`);
+    this.#users.delete(name);
     await this.#save();
+  }
+
+  /** Nobody could manage users any more (except over the local socket): refuse to lose the last admin. */
+  #keepAnAdmin(name: string, action: string): void {
+    if (this.#users.get(name)?.role !== 'admin') return;
+    const admins = [...this.#users.values()].filter((user) => user.role === 'admin').length;
+    if (admins <= 1) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last admin`, { hint: 'Give another user the admin role first' });
   }
 
   async #save(): Promise<void> {

@@ -267,6 +267,15 @@ describe('class-document API', () => {
   });
 });
 
+describe('users', () => {
+  it('an admin manages users through the API; a new user can sign in at once', async () => {
+    expect((await api('PUT', '/api/iop/users/grace', { password: 'pw-grace', role: 'viewer' }, 'admin', '/api/iop/users/{name}')).json).toEqual({ name: 'grace', role: 'viewer' });
+    expect((await api('GET', '/api/iop/users', undefined, 'admin')).json).toEqual(expect.arrayContaining([{ name: 'grace', role: 'viewer' }, { name: 'admin', role: 'admin' }]));
+    expect((await api('GET', '/api/iop/status', undefined, { raw: `Basic ${Buffer.from('grace:pw-grace').toString('base64')}` })).status).toBe(200);
+    expect((await api('DELETE', '/api/iop/users/grace', undefined, 'admin', '/api/iop/users/{name}')).json).toEqual({ status: 'removed', name: 'grace' });
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('was checked against a real reply of every route', () => {
     expect(openapi.unchecked().filter((operation) => operation !== 'get /api/iop/openapi.json')).toEqual([]);

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, createHarness, type Harness } from '../../test/api/support/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('user routes', () => {
+  it('lists users without any secret', async () => {
+    const reply = await h.app.inject({ url: '/api/iop/users', headers: h.auth('admin') });
+    expect(reply.json()).toEqual([
+      { name: 'viewer', role: 'viewer' },
+      { name: 'operator', role: 'operator' },
+      { name: 'admin', role: 'admin' },
+    ]);
+  });
+
+  it('creates a user that can then sign in, and removes it', async () => {
+    const created = await h.app.inject({ method: 'PUT', url: '/api/iop/users/dana', headers: h.auth('admin'), payload: { password: 'pw-dana', role: 'operator' } });
+    expect(created.json()).toEqual({ name: 'dana', role: 'operator' });
+    expect((await h.app.inject({ url: '/api/iop/status', headers: { authorization: basic('dana', 'pw-dana') } })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/dana', headers: h.auth('admin') })).json()).toEqual({ status: 'removed', name: 'dana' });
+    expect((await h.app.inject({ url: '/api/iop/status', headers: { authorization: basic('dana', 'pw-dana') } })).statusCode).toBe(401);
+  });
+
+  it('refuses a bad role, a missing password, an unknown user and losing the last admin', async () => {
+    const badRole = await h.app.inject({ method: 'PUT', url: '/api/iop/users/eve', headers: h.auth('admin'), payload: { password: 'x', role: 'root' } });
+    expect(badRole.statusCode).toBe(400);
+    expect(badRole.json().error).toBe('role must be viewer, operator or admin, not "root"');
+    const noPassword = await h.app.inject({ method: 'PUT', url: '/api/iop/users/eve', headers: h.auth('admin'), payload: { role: 'viewer' } });
+    expect(noPassword.json().error).toBe("password is required: the user's new password");
+    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/ghost', headers: h.auth('admin') })).json().error).toBe('No user named "ghost"');
+    const lastAdmin = await h.app.inject({ method: 'DELETE', url: '/api/iop/users/admin', headers: h.auth('admin') });
+    expect(lastAdmin.json().error).toBe('Cannot remove admin: it is the last admin (Give another user the admin role first)');
+    const demote = await h.app.inject({ method: 'PUT', url: '/api/iop/users/admin', headers: h.auth('admin'), payload: { password: 'x', role: 'viewer' } });
+    expect(demote.json().error).toMatch(/^Cannot make admin a viewer: it is the last admin/);
+  });
+
+  it('is for admins only', async () => {
+    expect((await h.app.inject({ url: '/api/iop/users', headers: h.auth('operator') })).statusCode).toBe(403);
+  });
+});
