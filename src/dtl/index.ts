@@ -45,3 +45,7 @@ export type {
 } from './types.ts';
 export type { JsonValue } from './values.ts';
 export { runTransform, runTransformSync } from './run.ts';
+export { serializeTransform, serializeTransformClass } from './serialize.ts';
+export { parseTestEnvelope } from './test-envelope.ts';
+export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
+export { TransformCache, type CacheKey } from './cache.ts';
