@@ -13,9 +13,11 @@ import { installErrorReplies, installJsonParser } from './error-replies.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
+import type { PortalEngine } from './portal-engine.ts';
 import { resolveApiOptions, type ApiOptions } from './options.ts';
 import { RouteCatalog } from './route-catalog.ts';
 import { registerSpecRoutes } from './spec-routes.ts';
+import { transformCompiler } from './transform-compiler.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
 export type { ApiOptions } from './options.ts';
@@ -65,7 +67,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   const catalog = new RouteCatalog();
   catalogs.set(app, catalog);
-  const documents = new ClassDocumentStore(resolved.documentsDir, resolved.classCompiler);
+  // Without an explicit compiler, DTL classes go to the engine's DTL service when it has one.
+  const compiler = resolved.classCompiler ?? transformCompiler(() => (options.engine as PortalEngine).dtl);
+  const documents = new ClassDocumentStore(resolved.documentsDir, compiler);
   const { engine } = resolved;
 
   const managementRoutes = (recordIn: RouteCatalog | null) => async (scope: FastifyInstance) => {

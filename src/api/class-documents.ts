@@ -49,9 +49,9 @@ export interface StoredDocument {
 
 export class ClassDocumentStore {
   readonly #folder: (namespace: string) => string;
-  readonly #compiler: ClassDocumentCompiler | undefined;
+  readonly #compiler: ClassDocumentCompiler;
 
-  constructor(folder: (namespace: string) => string, compiler?: ClassDocumentCompiler) {
+  constructor(folder: (namespace: string) => string, compiler: ClassDocumentCompiler) {
     this.#folder = folder;
     this.#compiler = compiler;
   }
@@ -96,10 +96,6 @@ export class ClassDocumentStore {
       const kind = classify(name, text);
       if (kind !== 'dtl-transform') {
         outcome.console.push(`${name}: kept; Conveyor implements this ${kind === 'class' ? 'class' : 'document'} natively, nothing to compile`);
-        continue;
-      }
-      if (!this.#compiler) {
-        outcome.errors.push(`${name}: is a DTL transform, but this server has no transform compiler configured`);
         continue;
       }
       try {

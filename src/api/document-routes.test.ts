@@ -88,13 +88,13 @@ describe('class-document API', () => {
   });
 });
 
-describe('without a transform compiler', () => {
+describe('without a transform compiler, on an engine without a DTL service', () => {
   it('a DTL class fails compilation with a clear error', async () => {
     const other = await createHarness();
     try {
       await other.app.inject({ method: 'PUT', url: '/api/atelier/v1/USER/doc/Demo.Transform.cls', headers: other.auth('admin'), payload: { enc: false, content: dtlClass } });
       const body = (await other.app.inject({ method: 'POST', url: '/api/atelier/v1/USER/action/compile', headers: other.auth('admin'), payload: ['Demo.Transform.cls'] })).json();
-      expect(body.status.errors[0].error).toBe('Demo.Transform.cls: is a DTL transform, but this server has no transform compiler configured');
+      expect(body.status.errors[0].error).toBe("Demo.Transform.cls: is a DTL transform, but this server's engine has no DTL service");
     } finally {
       await other.close();
     }

@@ -25,7 +25,7 @@ export interface ApiOptions {
   allowedRoots: string[];
   /** What `GET /version` answers. */
   version: { version: string; description: string };
-  /** Compiles class documents that Conveyor can run (DTL transforms); see class-documents.ts. */
+  /** Compiles DTL transform classes of remote init; default: the engine's DTL service (transform-compiler.ts). */
   classCompiler?: ClassDocumentCompiler;
   logger?: FastifyBaseLogger;
 }
