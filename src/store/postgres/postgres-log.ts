@@ -32,11 +32,14 @@ export class PostgresLog implements LogRepository {
     this.#submit = submit;
   }
 
+  /** Submitted synchronously (the namespace is resolved at commit), so ids follow call order. */
   async append(namespace: string, entries: NewLogEntry[]): Promise<number[]> {
     this.#ctx.assertOpen();
-    const namespaceId = await this.#ctx.run('append to the event log', () => this.#ctx.requireNamespace(namespace));
-    if (entries.length === 0) return [];
-    return this.#submit({ kind: 'append-log', namespaceId, entries });
+    if (entries.length === 0) {
+      await this.#ctx.run('append to the event log', () => this.#ctx.requireNamespace(namespace));
+      return [];
+    }
+    return this.#submit({ kind: 'append-log', namespace, entries });
   }
 
   top(namespace: string, top: number): Promise<LogEntry[]> {

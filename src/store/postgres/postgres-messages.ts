@@ -79,12 +79,11 @@ export class PostgresMessages implements MessageRepository {
     this.#submit = submit;
   }
 
+  /** Submitted synchronously (the namespace is resolved at commit), so ids follow call order. */
   async insert(messages: NewMessage[]): Promise<number[]> {
     this.#ctx.assertOpen();
     if (messages.length === 0) return [];
-    const namespaceIds: number[] = [];
-    for (const message of messages) namespaceIds.push(await this.#ctx.requireNamespace(message.namespace));
-    return this.#submit({ kind: 'insert-messages', namespaceIds, messages });
+    return this.#submit({ kind: 'insert-messages', messages });
   }
 
   async update(patches: MessagePatch[]): Promise<void> {

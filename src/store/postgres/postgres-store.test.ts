@@ -1,6 +1,7 @@
 /** The PostgreSQL driver: what it adds or does differently from SQLite (the shared contract is the conformance suite). */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { isConveyorError } from '../../core/errors.ts';
+import { runStoreConformance } from '../conformance.ts';
 import type { NewMessage, Store } from '../store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { adminQuery, describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
@@ -22,6 +23,17 @@ function message(overrides: Partial<NewMessage> = {}): NewMessage {
     ...overrides,
   };
 }
+
+describePg('PostgreSQL store: the shared contract', () => {
+  runStoreConformance('postgres', async () => {
+    const schema = uniqueSchema();
+    return {
+      store: await openPostgresStore(pgUrl, { schema }),
+      reopen: () => openPostgresStore(pgUrl, { schema }),
+      cleanup: () => dropSchema(schema),
+    };
+  });
+});
 
 describePg('PostgreSQL store', () => {
   let schema: string;

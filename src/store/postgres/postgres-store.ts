@@ -122,7 +122,7 @@ class PostgresStore implements Store {
   constructor(pool: pg.Pool, connection: pg.ClientConfig, schema: string, options: PostgresStoreOptions) {
     const ctx = new PostgresContext(pool, schema);
     this.#ctx = ctx;
-    const commitBatch = postgresBatchWriter(pool, schema);
+    const commitBatch = postgresBatchWriter(pool, schema, (name) => ctx.requireNamespace(name));
     let submit: (op: PgWrite) => Promise<number[]>;
     if (options.groupCommit === false) {
       this.#committer = null;

@@ -4,6 +4,9 @@
  * its size: rows travel as arrays and are expanded with `unnest`, so the SQL text never changes and
  * each statement is prepared once per connection.
  *
+ * Ops carry namespace names, resolved here rather than by the caller: callers submit synchronously,
+ * so writes reach the committer in call order (ids follow it) and none can slip past a close().
+ *
  * Order inside a batch: inserts, then patches, then log appends. That is equivalent to applying the
  * ops one by one (a patch may target a message inserted in the same batch, never the reverse; log
  * rows depend on nothing), and it puts the log's lock at the very end of the transaction.
@@ -23,9 +26,12 @@ import type { MessagePatch, NewMessage } from '../store.ts';
 import { toStoreError } from './postgres-context.ts';
 
 export type PgWrite =
-  | { kind: 'insert-messages'; namespaceIds: number[]; messages: NewMessage[] }
+  | { kind: 'insert-messages'; messages: NewMessage[] }
   | { kind: 'patch-messages'; patches: MessagePatch[] }
-  | { kind: 'append-log'; namespaceId: number; entries: NewLogEntry[] };
+  | { kind: 'append-log'; namespace: string; entries: NewLogEntry[] };
+
+/** Namespace name to id, or ERR_NAMESPACE_UNKNOWN (cached: namespaces are never deleted). */
+export type NamespaceResolver = (name: string) => Promise<number>;
 
 /** How much an op weighs against the committer's batch limit: its row count. */
 export function writeWeight(op: PgWrite): number {
@@ -79,12 +85,13 @@ const retryableStates = new Set(['40P01', '40001']);
 const maxAttempts = 4;
 
 /** Returns the commit function for the group committer: one transaction, one id list per op. */
-export function postgresBatchWriter(pool: pg.Pool, schema: string): (batch: readonly PgWrite[]) => Promise<number[][]> {
+export function postgresBatchWriter(pool: pg.Pool, schema: string, resolve: NamespaceResolver): (batch: readonly PgWrite[]) => Promise<number[][]> {
   const logLockKey = `conveyor.log.${schema}`;
   return async (batch) => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await inTransaction(pool, (client) => applyBatch(client, batch, logLockKey, Date.now()));
+        const namespaceIds = await resolveNamespaces(batch, resolve);
+        return await inTransaction(pool, (client) => applyBatch(client, batch, namespaceIds, logLockKey, Date.now()));
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt < maxAttempts && typeof code === 'string' && retryableStates.has(code)) continue;
@@ -92,6 +99,19 @@ export function postgresBatchWriter(pool: pg.Pool, schema: string): (batch: read
       }
     }
   };
+}
+
+async function resolveNamespaces(batch: readonly PgWrite[], resolve: NamespaceResolver): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const need = (name: string): void => {
+    if (!ids.has(name)) ids.set(name, -1);
+  };
+  for (const op of batch) {
+    if (op.kind === 'insert-messages') for (const message of op.messages) need(message.namespace);
+    else if (op.kind === 'append-log') need(op.namespace);
+  }
+  for (const name of ids.keys()) ids.set(name, await resolve(name));
+  return ids;
 }
 
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -112,7 +132,13 @@ async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => 
   }
 }
 
-async function applyBatch(client: pg.PoolClient, batch: readonly PgWrite[], logLockKey: string, now: number): Promise<number[][]> {
+async function applyBatch(
+  client: pg.PoolClient,
+  batch: readonly PgWrite[],
+  namespaceIds: Map<string, number>,
+  logLockKey: string,
+  now: number,
+): Promise<number[][]> {
   const results: number[][] = batch.map(() => []);
   const inserts: number[] = [];
   const patches: MessagePatch[] = [];
@@ -120,9 +146,12 @@ async function applyBatch(client: pg.PoolClient, batch: readonly PgWrite[], logL
   batch.forEach((op, index) => {
     if (op.kind === 'insert-messages') inserts.push(index);
     else if (op.kind === 'patch-messages') patches.push(...op.patches);
-    else logs.set(op.namespaceId, [...(logs.get(op.namespaceId) ?? []), index]);
+    else {
+      const namespaceId = namespaceIds.get(op.namespace)!;
+      logs.set(namespaceId, [...(logs.get(namespaceId) ?? []), index]);
+    }
   });
-  if (inserts.length > 0) await insertMessages(client, batch, inserts, results, now);
+  if (inserts.length > 0) await insertMessages(client, batch, inserts, namespaceIds, results, now);
   if (patches.length > 0) await applyPatches(client, patches, now);
   // Sorted, so two transactions appending to the same namespaces take their locks in one order.
   for (const namespaceId of [...logs.keys()].sort((a, b) => a - b)) {
@@ -136,7 +165,14 @@ async function allocate(client: pg.PoolClient, name: string, text: string, count
   return rows.map((row) => row.id);
 }
 
-async function insertMessages(client: pg.PoolClient, batch: readonly PgWrite[], opIndexes: number[], results: number[][], now: number): Promise<void> {
+async function insertMessages(
+  client: pg.PoolClient,
+  batch: readonly PgWrite[],
+  opIndexes: number[],
+  namespaceIds: Map<string, number>,
+  results: number[][],
+  now: number,
+): Promise<void> {
   const ops = opIndexes.map((index) => batch[index] as Extract<PgWrite, { kind: 'insert-messages' }>);
   const total = ops.reduce((sum, op) => sum + op.messages.length, 0);
   const ids = await allocate(client, 'conveyor-allocate-message-ids', allocateMessageIds, total);
@@ -150,7 +186,7 @@ async function insertMessages(client: pg.PoolClient, batch: readonly PgWrite[], 
     op.messages.forEach((message, index) => {
       const id = opIds[index]!;
       // A session's first message names the session: the id is known before the row is written.
-      const row = [id, op.namespaceIds[index], message.sessionId ?? id, message.parentId, message.correspondingId, message.kind, message.source,
+      const row = [id, namespaceIds.get(message.namespace), message.sessionId ?? id, message.parentId, message.correspondingId, message.kind, message.source,
         message.target, message.responseRequired, message.status, message.priority, message.description, message.body.classname];
       row.forEach((value, column) => columns[column]!.push(value));
       bodies[0]!.push(id);
