@@ -20,8 +20,15 @@ export async function initAction({ command, client, io }: CommandContext): Promi
   for (const line of reply.console ?? []) if (typeof line === 'string' && line.trim() !== '') io.out(line);
   const errors = reply.status?.errors ?? [];
   if (errors.length > 0) {
-    const texts = errors.map((error) => (typeof error === 'string' ? error : JSON.stringify(error)));
+    const texts = errors.map(compileErrorText);
     throw new ConveyorError('ERR_SERVER', `Compilation errors: ${texts.join('; ')}`);
   }
   io.out(`Loaded ${files.length} class file${files.length === 1 ? '' : 's'} into namespace ${client.namespace}`);
+}
+
+/** An Atelier error is a string or an object whose `error` field holds the text. */
+function compileErrorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null && typeof (error as { error?: unknown }).error === 'string') return (error as { error: string }).error;
+  return JSON.stringify(error);
 }
