@@ -84,6 +84,20 @@ describe('GroupCommitter', () => {
     expect(calls).toEqual([[11, 12, 13, 14], [11], [12], [13], [14]]);
   });
 
+  it('rejects the whole batch at once when the failure is not worth retrying op by op', async () => {
+    let calls = 0;
+    const committer = new GroupCommitter<number, number>({
+      commit: () => {
+        calls += 1;
+        throw new Error('disk full');
+      },
+      retryAlone: (error) => (error as Error).message !== 'disk full',
+    });
+    const outcomes = await Promise.allSettled([1, 2, 3].map((op) => committer.submit(op)));
+    expect(outcomes.map((o) => (o as PromiseRejectedResult).reason?.message)).toEqual(['disk full', 'disk full', 'disk full']);
+    expect(calls).toBe(1);
+  });
+
   it('rejects every op when the driver returns the wrong number of results', async () => {
     const committer = new GroupCommitter<number, number>({ commit: () => [1] });
     const outcomes = await Promise.allSettled([1, 2].map((op) => committer.submit(op)));

@@ -12,7 +12,8 @@
  *
  * Failure isolation: if a batch's transaction fails, each of its ops is retried alone, so one bad
  * write (a constraint violation) rejects only its own caller. The transaction was rolled back, so
- * retrying cannot apply an op twice.
+ * retrying cannot apply an op twice. Failures of the database itself (disk full, locked, I/O) would
+ * only fail again op by op, slowly: `retryAlone` tells them apart and they reject the whole batch.
  */
 import { ConveyorError } from '../core/errors.ts';
 
@@ -23,6 +24,8 @@ export interface GroupCommitOptions<Op, Result> {
   maxBatch?: number;
   /** The weight of an op, e.g. its row count (default 1). */
   weight?: (op: Op) => number;
+  /** Whether a failed batch is worth retrying op by op (default: always). */
+  retryAlone?: (error: unknown) => boolean;
 }
 
 interface PendingOp<Op, Result> {
@@ -36,6 +39,7 @@ export class GroupCommitter<Op, Result> {
   readonly #commit: (batch: readonly Op[]) => Promise<Result[]> | Result[];
   readonly #maxBatch: number;
   readonly #weight: (op: Op) => number;
+  readonly #retryAlone: (error: unknown) => boolean;
   #pending: PendingOp<Op, Result>[] = [];
   #pendingWeight = 0;
   #scheduled = false;
@@ -46,6 +50,7 @@ export class GroupCommitter<Op, Result> {
     this.#commit = options.commit;
     this.#maxBatch = Math.max(1, options.maxBatch ?? 500);
     this.#weight = options.weight ?? (() => 1);
+    this.#retryAlone = options.retryAlone ?? (() => true);
   }
 
   /** Ops waiting for a flush (not counting the one being committed). */
@@ -112,7 +117,7 @@ export class GroupCommitter<Op, Result> {
     try {
       results = await this.#commit(batch.map((entry) => entry.op));
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
+      if (batch.length === 1 || !this.#retryAlone(error)) for (const entry of batch) entry.reject(error);
       else for (const entry of batch) await this.#commitAlone(entry);
       return;
     }

@@ -88,6 +88,18 @@ export function toStoreError(action: string, error: unknown): ConveyorError {
   return new ConveyorError('ERR_STORE', `Could not ${action}: ${message}`, { cause: error });
 }
 
+/**
+ * Failures of the database itself rather than of one write: retrying a failed batch op by op would
+ * only meet them again (each time after the busy timeout, for a lock).
+ */
+const environmentalCodes = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CORRUPT|NOTADB|CANTOPEN|NOMEM|PROTOCOL|PERM|AUTH)/;
+
+export function isDatabaseFailure(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && environmentalCodes.test(code);
+}
+
 /** SQLite reads a negative LIMIT as "no limit"; the store reads it as "nothing". */
 export function positiveLimit(limit: number): number {
   return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : 0;

@@ -15,7 +15,7 @@ import { migrate } from '../migrator.ts';
 import type { Store, StoreCapabilities } from '../store.ts';
 import { sqliteMigrationHost, sqliteMigrations } from './migrations.ts';
 import { SqliteClasses } from './sqlite-classes.ts';
-import { SqliteContext, toStoreError } from './sqlite-context.ts';
+import { isDatabaseFailure, SqliteContext, toStoreError } from './sqlite-context.ts';
 import { SqliteLog } from './sqlite-log.ts';
 import { SqliteLookups } from './sqlite-lookups.ts';
 import { SqliteMessages } from './sqlite-messages.ts';
@@ -95,6 +95,7 @@ class SqliteStore implements Store {
       commit: (batch) => ctx.runSync('write to the store', () => commitBatch(batch)),
       maxBatch,
       weight: writeWeight,
+      retryAlone: (error) => !isDatabaseFailure(error),
     });
     const submit = (op: SqliteWrite): Promise<number[]> => this.#committer.submit(op);
     this.namespaces = new SqliteNamespaces(ctx);
