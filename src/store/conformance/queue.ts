@@ -59,6 +59,24 @@ export function describeQueues(h: Harness): void {
       expect(await store.messages.releaseExpired('NOPE', Date.now())).toBe(0);
     });
 
+    it('never hands the same message to two concurrent claimers', async () => {
+      const store = h.store();
+      const ids = await store.messages.insert(Array.from({ length: 40 }, () => newMessage()));
+      const claims = await Promise.all(['n1', 'n2', 'n3', 'n4'].map((owner) => store.messages.claim('USER', ['Op'], owner, 15, 60_000)));
+      const claimed = claims.flat().map((m) => m.id);
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect([...claimed].sort((a, b) => a - b)).toEqual(ids);
+      for (const [index, owner] of ['n1', 'n2', 'n3', 'n4'].entries()) expect(claims[index]!.every((m) => m.leaseOwner === owner)).toBe(true);
+    });
+
+    it('does not extend the lease of a message that is no longer delivered', async () => {
+      const store = h.store();
+      await store.messages.insert([newMessage()]);
+      const [claimed] = await store.messages.claim('USER', ['Op'], 'node-a', 1, 1_000);
+      await store.messages.update([{ id: claimed!.id, status: 'completed' }]);
+      expect(await store.messages.extendLeases([claimed!.id], 'node-a', 60_000)).toEqual([]);
+    });
+
     it('leaves delivered messages without a lease alone when releasing', async () => {
       const store = h.store();
       const [id] = await store.messages.insert([newMessage({ status: 'delivered' })]);
