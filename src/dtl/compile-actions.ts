@@ -299,8 +299,7 @@ function store(ctx: RunContext, ref: WriteRef, action: WriteAction, key: string,
       if (container === undefined) throw new PathError(`the variable holding ${ref.text} is undefined`);
       const steps = ref.steps(ctx);
       if (ref.lastIsAll && action === 'set' && key === '') return storeRepeating(ctx, container, steps.slice(0, -1), v);
-      // For the collection actions a trailing () names the list itself (`target.{names()}` append).
-      writePath(container, ref.lastIsAll ? steps.slice(0, -1) : steps, action, key, toJson(v));
+      writePath(container, steps, action, key, toJson(v));
       return;
     }
   }

@@ -139,7 +139,9 @@ export type WriteAction = 'set' | 'append' | 'insert' | 'remove' | 'clear';
  * Writes along `steps` starting at the container `root`. A `()` step inside the path applies the
  * rest of the write to every existing element. `key` is '' or the collection key of the action.
  */
-export function writePath(root: unknown, steps: ResolvedStep[], action: WriteAction, key: string | number, value: unknown): void {
+export function writePath(root: unknown, path: ResolvedStep[], action: WriteAction, key: string | number, value: unknown): void {
+  // For the collection actions a trailing () names the list itself (`names()` append).
+  const steps = action !== 'set' && path.length > 1 && path[path.length - 1]!.t === 'all' ? path.slice(0, -1) : path;
   let node = root;
   const last = steps.length - 1;
   for (let i = 0; i < last; i++) {
