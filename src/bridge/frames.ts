@@ -43,6 +43,12 @@ export class FrameDecoder {
   private peekHeader(): number {
     const first = this.chunks[0]!;
     if (first.length >= 4) return first.readUInt32BE(0);
-    return Buffer.concat(this.chunks, this.buffered).readUInt32BE(0);
+    const head = Buffer.alloc(4);
+    let filled = 0;
+    for (const chunk of this.chunks) {
+      filled += chunk.copy(head, filled, 0, Math.min(chunk.length, 4 - filled));
+      if (filled === 4) break;
+    }
+    return head.readUInt32BE(0);
   }
 }
