@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Server } from 'node:http';
+import { pino } from 'pino';
 import { installAuth } from './auth.ts';
 import { ClassDocumentStore } from './class-documents.ts';
 import { registerComponentRoutes } from './component-routes.ts';
@@ -41,9 +42,11 @@ export function attachServer(app: FastifyInstance, server: Server): void {
 export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   const resolved = resolveApiOptions(options);
   const app: FastifyInstance = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    // Without a logger of the caller's, warnings and unexpected errors still reach the server's stderr.
+    loggerInstance: options.logger ?? pino({ level: 'warn' }, pino.destination(2)),
     bodyLimit: resolved.bodyLimit,
     requestTimeout: resolved.requestTimeoutMs,
+    handlerTimeout: resolved.requestTimeoutMs,
     return503OnClosing: true,
   });
   const servers = new Set<Server>();
@@ -62,7 +65,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   app.decorateRequest('user', undefined);
   installJsonParser(app);
-  installErrorReplies(app, { bodyLimit: resolved.bodyLimit, apiPrefix: resolved.apiPrefix });
+  installErrorReplies(app, { bodyLimit: resolved.bodyLimit, requestTimeoutMs: resolved.requestTimeoutMs, apiPrefix: resolved.apiPrefix });
   installAuth(app, options.users);
 
   const catalog = new RouteCatalog();

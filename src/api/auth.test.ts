@@ -32,6 +32,11 @@ describe('authentication', () => {
     await h.users.set('viewer', passwords.viewer, 'viewer');
   });
 
+  it('answers every one of many concurrent sign-ins (verifications queue, none is lost)', async () => {
+    const attempts = Array.from({ length: 6 }, (_, index) => h.app.inject({ url: '/api/iop/version', headers: { authorization: basic(index % 2 ? 'operator' : 'nobody', index % 2 ? passwords.operator : 'x') } }));
+    expect((await Promise.all(attempts)).map((reply) => reply.statusCode)).toEqual([401, 200, 401, 200, 401, 200]);
+  });
+
   it('parses Basic headers, passwords with colons included', () => {
     expect(parseBasic(basic('a', 'b:c'))).toEqual({ name: 'a', password: 'b:c' });
     expect(parseBasic('Basic Og==')).toEqual({ name: '', password: '' });

@@ -40,6 +40,11 @@ interface CachedVerification {
 
 const cacheTtlMs = 60_000;
 const cacheLimit = 1000;
+/**
+ * scrypt runs on libuv's small thread pool, which file I/O shares: a flood of wrong passwords must not
+ * starve the rest of the server, so verifications run at most two at a time and the others wait.
+ */
+const maxConcurrentVerifications = 2;
 
 export function parseBasic(header: string | undefined): { name: string; password: string } | null {
   if (!header) return null;
@@ -59,6 +64,19 @@ function challenge(reply: FastifyReply, text: string): FastifyReply {
 export function installAuth(app: FastifyInstance, users: UserDirectory): void {
   const cacheKey = randomBytes(32);
   const cache = new Map<string, CachedVerification>();
+  let verifying = 0;
+  const waiting: Array<() => void> = [];
+
+  async function verifyLimited(name: string, password: string): Promise<AuthenticatedUser | null> {
+    if (verifying >= maxConcurrentVerifications) await new Promise<void>((resolve) => waiting.push(resolve));
+    verifying++;
+    try {
+      return await users.verify(name, password);
+    } finally {
+      verifying--;
+      waiting.shift()?.();
+    }
+  }
 
   async function authenticate(header: string): Promise<AuthenticatedUser | null> {
     const key = createHmac('sha256', cacheKey).update(header).digest('base64');
@@ -67,7 +85,7 @@ export function installAuth(app: FastifyInstance, users: UserDirectory): void {
     const credentials = parseBasic(header);
     if (!credentials) return null;
     await users.reload();
-    const user = await users.verify(credentials.name, credentials.password);
+    const user = await verifyLimited(credentials.name, credentials.password);
     if (!user) return null;
     if (cache.size >= cacheLimit) cache.clear();
     cache.set(key, { user, generation: users.generation, expires: Date.now() + cacheTtlMs });

@@ -19,10 +19,12 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody):
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-function transportError(error: FastifyError, bodyLimit: number): { status: number; text: string } | null {
+function transportError(error: FastifyError, limits: ErrorLimits, spec: boolean): { status: number; text: string } | null {
   switch (error.code) {
+    case 'FST_ERR_HANDLER_TIMEOUT':
+      return { status: spec ? 500 : 504, text: `The server did not finish the request within ${limits.requestTimeoutMs ?? 'the allowed'} ms; the operation may still complete, check its status` };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, text: `The request body is larger than the limit of ${bodyLimit} bytes` };
+      return { status: 413, text: `The request body is larger than the limit of ${limits.bodyLimit} bytes` };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 415, text: 'The request body must be JSON (Content-Type: application/json)' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -38,7 +40,13 @@ function transportError(error: FastifyError, bodyLimit: number): { status: numbe
   return null;
 }
 
-export function installErrorReplies(app: FastifyInstance, limits: { bodyLimit: number; apiPrefix: string }): void {
+interface ErrorLimits {
+  bodyLimit: number;
+  requestTimeoutMs?: number;
+  apiPrefix: string;
+}
+
+export function installErrorReplies(app: FastifyInstance, limits: ErrorLimits): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const spec = routeConfig(request).spec === true;
     if (isConveyorError(error)) {
@@ -46,7 +54,7 @@ export function installErrorReplies(app: FastifyInstance, limits: { bodyLimit: n
       request.log.info({ code: error.code, err: error.message }, 'request failed');
       return sendError(reply, spec ? 500 : error.status, { error: text, code: error.code });
     }
-    const transport = transportError(error, limits.bodyLimit);
+    const transport = transportError(error, limits, spec);
     if (transport) return sendError(reply, transport.status, { error: transport.text });
     request.log.error({ err: error }, 'unexpected error');
     return sendError(reply, 500, { error: `Internal error: ${errorText(error)}`, code: 'ERR_INTERNAL' });

@@ -15,7 +15,7 @@ export interface ApiOptions {
   bodyLimit?: number;
   /** Largest `top` of `GET /log`, and the most entries one `since_id` poll returns. Default 1000. */
   maxTop?: number;
-  /** Time allowed to receive a whole request, in ms (Node's `requestTimeout`). Default 300000. */
+  /** Time allowed to receive a request and to answer it, in ms (`requestTimeout` and `handlerTimeout`). Default 300000. */
   requestTimeoutMs?: number;
   /** The folder holding a namespace's uploaded packages (the default target of `PUT /migrate`). */
   packagesDir: (namespace: string) => string;
@@ -27,6 +27,7 @@ export interface ApiOptions {
   version: { version: string; description: string };
   /** Compiles DTL transform classes of remote init; default: the engine's DTL service (transform-compiler.ts). */
   classCompiler?: ClassDocumentCompiler;
+  /** Default: warnings and errors as JSON lines on stderr. */
   logger?: FastifyBaseLogger;
 }
 

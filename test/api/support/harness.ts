@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { buildApi } from '../../../src/api/api.ts';
 import type { ApiOptions } from '../../../src/api/options.ts';
 import { UserDirectory, type Role } from '../../../src/api/users.ts';
@@ -35,6 +36,7 @@ export async function createHarness(overrides: Partial<ApiOptions> = {}): Promis
     documentsDir: (namespace) => join(home, 'documents', namespace),
     allowedRoots: [home],
     version: { version: '1.0.0', description: 'Conveyor production management API' },
+    logger: pino({ level: 'silent' }),
     ...overrides,
   });
   await app.ready();
