@@ -42,6 +42,8 @@ describe('cli in local mode', () => {
 
   it('later commands use the running server silently', async () => {
     expect(await cli(['-l'])).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
+    // No default production in a fresh namespace: the client's built-in name stands in.
+    expect(await cli(['-d'])).toEqual({ code: 0, stdout: 'default production: Python.Production\n', stderr: '' });
   });
 
   it('-d NAME of a production that does not exist is refused with the server text', async () => {
