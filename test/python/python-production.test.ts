@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/store.ts';
 import { eventually, tempDir } from '../support/temp-dir.ts';
 
 const exampleSettings = fileURLToPath(new URL('../../examples/file-routing/settings.py', import.meta.url));
+const iopStyleSettings = fileURLToPath(new URL('../fixtures/python/migration/settings.py', import.meta.url));
 
 describe('a Python production through the engine', () => {
   const dir = tempDir('conveyor-python-e2e-');
@@ -99,5 +100,19 @@ describe('a Python production through the engine', () => {
     expect(logged?.text).toContain("No module named 'no_such_module'");
     const result = await engine.test('USER', { target: 'Writer', classname: 'msg.FileMessage', body: { name: 'ok.txt', text: 'still running' } });
     expect(JSON.parse(result.body).path).toBe(join(data, 'partial', 'ok.txt'));
+  });
+
+  it('runs an IoP-style fixture package unchanged: a Host setting overrides the class default, a None default stays None', async () => {
+    await engine.migrate('USER', iopStyleSettings);
+    await engine.start('USER', 'Python.TestSettingProduction');
+    const ask = async (attribute: string) => {
+      const result = await engine.test('USER', { target: 'UnitTest.MySettingOperation', classname: 'iris.Ens.StringRequest', body: attribute });
+      expect(result.classname).toBe('message.MyResponse');
+      return (JSON.parse(result.body) as { value: string | null }).value;
+    };
+    expect(await ask('my_str_var')).toBe('bar');
+    expect(await ask('my_none_var')).toBeNull();
+    expect(await ask('my_int_var')).toBe('1');
+    expect(await ask('my_float_var')).toBe('1.0');
   });
 });
