@@ -97,7 +97,8 @@ export class ExprParser {
         left = { kind: 'pattern', negated, subject: left, pattern, pos: this.pos(opStart) };
         continue;
       }
-      const op = BINARY_OPS.find((candidate) => this.peek(candidate));
+      // `//` and `/*` start comments (in <code>), not a division.
+      const op = this.peek('//') || this.peek('/*') ? undefined : BINARY_OPS.find((candidate) => this.peek(candidate));
       if (!op) {
         this.i = save;
         return left;
