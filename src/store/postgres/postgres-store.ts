@@ -48,16 +48,31 @@ export interface PostgresStoreOptions {
 
 const schemaName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/**
+ * Opens (creating and migrating as needed) the store at `url`. A `schema` query parameter in the
+ * URL (`postgres://…/db?schema=conveyor`) selects the schema when `options.schema` is not given,
+ * so one configuration string (`CONVEYOR_STORE`) says everything.
+ */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  if (options.schema !== undefined && !schemaName.test(options.schema)) {
-    throw new ConveyorError('ERR_CONFIG', `Invalid PostgreSQL schema name "${options.schema}"`, {
+  const { url: plainUrl, schema: urlSchema } = splitSchemaParameter(url);
+  const schema = options.schema ?? urlSchema;
+  if (schema !== undefined && !schemaName.test(schema)) {
+    throw new ConveyorError('ERR_CONFIG', `Invalid PostgreSQL schema name "${schema}"`, {
       hint: 'Use 1 to 63 letters, digits or "_", starting with a letter or "_".',
     });
   }
+  return open(plainUrl, schema === undefined ? options : { ...options, schema });
+}
+
+async function open(url: string, options: PostgresStoreOptions): Promise<Store> {
   const connection = connectionConfig(url, options);
   const pool = new pg.Pool({ ...connection, max: Math.max(1, options.poolSize ?? 10) });
-  // An idle pooled connection that dies emits 'error' on the pool; unhandled, that would end the process.
+  // A pooled connection that dies emits 'error'; unhandled, that would end the process. Idle ones
+  // reach the pool's listener. Checked-out ones (Kysely, unlike pool.query, adds no listener while it
+  // holds a client) get a silent one: their running query fails with the same error, and the pool
+  // drops the broken client when it comes back.
   pool.on('error', (error) => options.onError?.(error));
+  pool.on('connect', (client) => client.on('error', () => undefined));
   try {
     const schema = options.schema ?? (await currentSchema(pool));
     await migrate(postgresMigrationHost(pool, schema, options.schema !== undefined), postgresMigrations, `PostgreSQL store (schema ${schema})`);
@@ -66,6 +81,17 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     await pool.end().catch(() => undefined);
     throw toStoreError(`open the PostgreSQL store at ${redactPassword(url)}`, error);
   }
+}
+
+function splitSchemaParameter(url: string): { url: string; schema: string | undefined } {
+  const query = url.indexOf('?');
+  if (query < 0) return { url, schema: undefined };
+  const params = new URLSearchParams(url.slice(query + 1));
+  const schema = params.get('schema') ?? undefined;
+  if (schema === undefined) return { url, schema };
+  params.delete('schema');
+  const rest = params.toString();
+  return { url: url.slice(0, query) + (rest === '' ? '' : `?${rest}`), schema };
 }
 
 function connectionConfig(url: string, options: PostgresStoreOptions): pg.ClientConfig {
