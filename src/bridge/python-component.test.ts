@@ -185,6 +185,27 @@ describe('python component: failures', () => {
     expect(otherExits).toEqual([]);
   });
 
+  it('rejects the pending call with ERR_BRIDGE when the worker is SIGKILLed mid-message', async () => {
+    const context = new TestContext('Slow', 'operation');
+    const op = await start('SlowOperation', context);
+    const exits: string[] = [];
+    op.onExit((reason) => exits.push(reason));
+    const pending = op.onMessage(stringRequest('x'), new TestCall({})).catch((error: unknown) => error);
+    await context.waitForLog((l) => l.text === 'working');
+    process.kill((op as unknown as { pid: number }).pid, 'SIGKILL');
+    const failure = await pending;
+    expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
+    expect((failure as Error).message).toContain('exited (signal SIGKILL) while it was to run on_message of bo.SlowOperation');
+    expect(exits).toEqual([expect.stringContaining('exited unexpectedly (signal SIGKILL)')]);
+  });
+
+  it('kills a worker whose on_tear_down overruns the grace period', async () => {
+    const op = await start('SlowOperation', new TestContext('Slow', 'operation'));
+    const pid = (op as unknown as { pid: number }).pid;
+    await op.stop(300);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
   it('runs on_tear_down on stop', async () => {
     const marker = join(mkdtempSync(join(tmpdir(), 'conveyor-teardown-')), 'marker.txt');
     const op = await start('TeardownOperation', new TestContext('Teardown', 'operation', { host: { marker_file: marker }, adapter: {} }));
