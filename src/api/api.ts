@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { installAuth } from './auth.ts';
 import { ClassDocumentStore } from './class-documents.ts';
+import { installCrossOrigin } from './cross-origin.ts';
 import { registerComponentRoutes } from './component-routes.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
 import { installErrorReplies, installJsonParser } from './error-replies.ts';
@@ -66,6 +67,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   app.decorateRequest('user', undefined);
   installJsonParser(app);
   installErrorReplies(app, { bodyLimit: resolved.bodyLimit, requestTimeoutMs: resolved.requestTimeoutMs, apiPrefix: resolved.apiPrefix });
+  installCrossOrigin(app, resolved.corsOrigins);
   installAuth(app, options.users);
 
   const catalog = new RouteCatalog();

@@ -23,6 +23,8 @@ export interface ApiOptions {
   documentsDir: (namespace: string) => string;
   /** Folders a `remote_folder` of `PUT /migrate` must lie in (after resolving links). Usually `[home]`. */
   allowedRoots: string[];
+  /** Browser origins allowed to call the API cross-origin (`*`: any). Default none: only same-origin pages. */
+  corsOrigins?: string[];
   /** What `GET /version` answers. */
   version: { version: string; description: string };
   /** Compiles DTL transform classes of remote init; default: the engine's DTL service (transform-compiler.ts). */
@@ -39,7 +41,8 @@ export const apiDefaults = {
   bodyLimit: 64 * 1024 * 1024,
   maxTop: 1000,
   requestTimeoutMs: 300_000,
-} as const;
+  corsOrigins: [] as string[],
+};
 
 export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
   const trimSlash = (prefix: string): string => (prefix === '/' ? '' : prefix.replace(/\/+$/, ''));
@@ -50,5 +53,6 @@ export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
     bodyLimit: options.bodyLimit ?? apiDefaults.bodyLimit,
     maxTop: options.maxTop ?? apiDefaults.maxTop,
     requestTimeoutMs: options.requestTimeoutMs ?? apiDefaults.requestTimeoutMs,
+    corsOrigins: options.corsOrigins ?? apiDefaults.corsOrigins,
   };
 }
