@@ -6,7 +6,7 @@
  */
 import type { ComponentContext, ComponentInstance, ComponentSettings, Reply } from '../core/component.ts';
 import type { ComponentKind } from '../core/components.ts';
-import { errorText } from '../core/errors.ts';
+import { ConveyorError, errorText } from '../core/errors.ts';
 import type { StoredMessage } from '../core/message.ts';
 import type { ItemDefinition } from '../core/production.ts';
 import type { ResolvedComponent } from './component-resolver.ts';
@@ -57,6 +57,8 @@ export class ItemHost {
   state: ItemState = 'stopped';
   error: string | null = null;
   private jobs: Job[] = [];
+  /** Callers of processInput waiting for a free job. */
+  private jobWaiters: Array<() => void> = [];
   private readonly pause = new Pause();
   private readonly settings: ComponentSettings;
   private readonly retry: RetryPolicy;
@@ -126,6 +128,7 @@ export class ItemHost {
     this.state = 'stopped';
     this.queue.close();
     this.pause.interrupt();
+    for (const wake of this.jobWaiters.splice(0)) wake();
     const loops = this.jobs.map((job) => job.loop).filter((loop): loop is Promise<void> => loop !== null);
     await Promise.race([Promise.all(loops), new Promise((resolve) => setTimeout(resolve, this.options.graceMs).unref())]);
     await Promise.all(this.jobs.map((job) => this.endJob(job, 'stop')));
@@ -144,7 +147,7 @@ export class ItemHost {
   }
 
   private poolSize(): number {
-    if (this.item.poolSize > 0) return this.kind === 'service' ? 1 : this.item.poolSize;
+    if (this.item.poolSize > 0) return this.item.poolSize;
     return this.kind === 'process' ? Math.max(1, this.options.actorPoolSize) : 1;
   }
 
@@ -244,6 +247,35 @@ export class ItemHost {
     }
   }
 
+  /**
+   * Services: hands one input to `on_process_input` on a free job (what an inbound adapter or user
+   * code holding the service does), and returns its result. The sends it makes share one session.
+   */
+  async processInput(input: Reply): Promise<{ result: Reply; sessionId: number | null }> {
+    if (this.kind !== 'service') throw new ConveyorError('ERR_INVALID_INPUT', `Item ${this.name} is not a business service (its kind is ${this.kind})`);
+    if (this.state !== 'running') throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} is ${this.state}`);
+    const job = await this.freeJob();
+    const call = new MessageCall(this.router, this.name, null);
+    job.busy = { id: 0 } as StoredMessage;
+    try {
+      if (!job.alive && !(await this.revive(job))) throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
+      const result = await (job.instance as ComponentInstance).onProcessInput(input, call);
+      return { result, sessionId: call.sessionId };
+    } finally {
+      job.busy = null;
+      this.jobWaiters.shift()?.();
+    }
+  }
+
+  private async freeJob(): Promise<Job> {
+    for (;;) {
+      const job = this.jobs.find((candidate) => candidate.busy === null);
+      if (job) return job;
+      await new Promise<void>((resolve) => this.jobWaiters.push(resolve));
+      if (this.state !== 'running') throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
+    }
+  }
+
   /** Processes: feed each async reply to on_response, then finish with on_complete. */
   private async collectAsyncReplies(instance: ComponentInstance, message: StoredMessage, call: MessageCall, first: Reply): Promise<Reply> {
     if (call.outstanding === 0 && !call.hadAsync) return first;
@@ -255,7 +287,8 @@ export class ItemHost {
   }
 
   private async pollLoop(job: Job): Promise<void> {
-    if (!this.component.polling) return;
+    // One poller per service (IRIS polls on a single job); the other jobs serve processInput.
+    if (!this.component.polling || job.index !== 0) return;
     const interval = Math.max(0.01, Number(this.settings.adapter['CallInterval'] ?? this.settings.host['CallInterval'] ?? 5) || 5) * 1000;
     while (this.state === 'running') {
       if (!job.alive && !(await this.revive(job))) return;
@@ -271,6 +304,7 @@ export class ItemHost {
         });
       } finally {
         job.busy = null;
+        this.jobWaiters.shift()?.();
       }
       await this.pause.wait(interval);
     }

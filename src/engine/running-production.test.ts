@@ -27,8 +27,8 @@ class Scripted implements ComponentInstance {
   onMessage(request: MessageBody, call: CallContext): Promise<Reply> {
     return this.behaviour.onMessage ? this.behaviour.onMessage.call(this, request, call) : Promise.resolve(request);
   }
-  onProcessInput(): Promise<Reply> {
-    return Promise.resolve(null);
+  onProcessInput(input: Reply, call: CallContext): Promise<Reply> {
+    return this.behaviour.onProcessInput ? this.behaviour.onProcessInput(input, call) : Promise.resolve(null);
   }
   onResponse(request: MessageBody, response: Reply, a: AsyncResponse, call: CallContext): Promise<Reply> {
     return this.behaviour.onResponse ? this.behaviour.onResponse(request, response, a, call) : Promise.resolve(response);
@@ -197,5 +197,23 @@ describe('RunningProduction', () => {
     }
     await eventually(() => order.length === 50, 'all 50 messages');
     expect(order).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+  });
+
+  it('pushes inputs into a service, whose sends share a session', async () => {
+    classes.set('Pusher', scripted('service', () => new Scripted({
+      async onProcessInput(input, c) {
+        const first = await c.sendSync('Echo', input!);
+        await c.sendSync('Echo', stringRequest('second'));
+        return first;
+      },
+    })));
+    const p = await run([newItem('In', 'Pusher', { poolSize: 2 }), newItem('Echo', 'Conveyor.Operation.Echo')]);
+    const results = await Promise.all([p.processInput('In', stringRequest('a')), p.processInput('In', stringRequest('b'))]);
+    expect(results.map((r) => bodyText(r.result!)).sort()).toEqual(['a', 'b']);
+    for (const { sessionId } of results) {
+      const trace = await store.messages.session('USER', sessionId!);
+      expect(trace.map((m) => `${m.kind}:${m.source}->${m.target}`)).toEqual(['request:In->Echo', 'response:Echo->In', 'request:In->Echo', 'response:Echo->In']);
+    }
+    await expect(p.processInput('Echo', null)).rejects.toThrow(/Echo is not a business service \(its kind is operation\)/);
   });
 });

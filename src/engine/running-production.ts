@@ -219,6 +219,11 @@ export class RunningProduction implements MessageRouter {
     for (const message of queued) host.queue.push(message);
   }
 
+  /** Pushes one input into a business service (non-polling services, adapters, benchmarks). */
+  processInput(service: string, input: Reply): Promise<{ result: Reply; sessionId: number | null }> {
+    return this.requireHost(service).processInput(input);
+  }
+
   requireHost(name: string): ItemHost {
     const host = this.hosts.get(name);
     if (!host) throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item named '${name}' in production ${this.name}`);
