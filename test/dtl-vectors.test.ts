@@ -2,12 +2,13 @@
  * The shared DTL vectors (../shared/dtl-vectors), one test per vector directory: the transform is
  * parsed with the vector's parameters, run on input.json with a real host (lookup.json tables,
  * SQLite for sql-fixture.json, python3 for Python), and its status, target and user traces compared
- * with index.json, expected.json and expected-trace.json (an absent file means no user trace).
+ * with index.json, expected.json and expected-trace.json (an absent file means no user trace). Each
+ * vector's model must also survive serialize → parse unchanged.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileTransform, parseTransform, type JsonValue, type TransformParameters } from '../src/dtl/index.ts';
+import { compileTransform, parseTransform, serializeTransform, withoutPositions, type JsonValue, type TransformParameters } from '../src/dtl/index.ts';
 import { vectorHost } from './dtl/vector-host.ts';
 
 const VECTORS = process.env.DTL_VECTORS ?? join(import.meta.dirname, '../../shared/dtl-vectors');
@@ -47,6 +48,9 @@ describe('DTL vectors', () => {
       const userTrace = result.trace.filter((t) => t.category === 'user').map((t) => t.text);
       expect(userTrace).toEqual(readJson(vector.name, 'expected-trace.json') ?? []);
       if (vector.status === 'error') expect(result.errors.length).toBeGreaterThan(0);
+      // The editor saves through the serializer: the model must survive the round trip.
+      const again = parseTransform(serializeTransform(compiled.ast), vector.name, { parameters: vector.params });
+      expect(withoutPositions(again)).toEqual(withoutPositions(compiled.ast));
     });
   }
 });

@@ -102,7 +102,7 @@ export class Dec {
     // Scale the dividend so the quotient carries two digits more than we keep, then round.
     const k = Math.max(0, digitCount(o.m) - digitCount(this.m) + SIGNIFICANT_DIGITS + 2);
     const num = this.m * pow10(k);
-    let q = num / o.m;
+    const q = num / o.m;
     const r = num % o.m;
     if (r === 0n) return Dec.of(q, this.e - o.e - k);
     // A sticky digit keeps a non-zero remainder from looking like an exact half when rounding.
@@ -132,7 +132,7 @@ export class Dec {
     if (o.isInteger() && Math.abs(Number(o.m)) * 10 ** o.e <= 4096) {
       const n = Number(o.m) * 10 ** o.e;
       let result: Dec = Dec.ONE;
-      let base: Dec = this;
+      let base = Dec.of(this.m, this.e);
       let k = Math.abs(n);
       while (k > 0) {
         if (k & 1) result = result.mul(base);

@@ -65,7 +65,9 @@ class TreeBuilder {
       if (options) {
         const nonNull = (options as unknown[]).filter((o) => isSchema(o) && o.type !== 'null') as Schema[];
         if (nonNull.length === 1) {
-          const { anyOf: _a, oneOf: _o, ...rest } = current;
+          const rest = { ...current };
+          delete rest.anyOf;
+          delete rest.oneOf;
           current = { ...nonNull[0]!, ...rest };
           continue;
         }

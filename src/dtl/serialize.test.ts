@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withoutPositions } from './ast.ts';
 import { parseTransform } from './parse-transform.ts';
@@ -34,12 +32,6 @@ describe('serializeTransform', () => {
     roundTrip(EVERYTHING, 'everything.dtl');
   });
 
-  it('round-trips the shared vectors', () => {
-    const dir = join(import.meta.dirname, '../../../shared/dtl-vectors');
-    const names = readdirSync(dir).filter((n) => /^\d\d-/.test(n));
-    expect(names.length).toBeGreaterThan(30);
-    for (const name of names) roundTrip(readFileSync(join(dir, name, 'transform.xml'), 'utf8'), name);
-  });
 
   it('writes an IRIS class that reads back with its name, DependsOn and parameters', () => {
     const ast = parseTransform(EVERYTHING, 'x', { parameters: { IGNOREMISSINGSOURCE: 0, GENERATEEMPTYSEGMENTS: 1 } });
