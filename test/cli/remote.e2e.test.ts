@@ -3,11 +3,12 @@
  * python3 workers): every action and its output, the exit codes and the error texts, `-s` attached
  * ended by Ctrl+C, and a remote migrate + test of a Python package.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPassword, cleanEnv, echoPackageCopy, runCli, startCli, startServer, temporaryFolder, waitForOutput, type RunningServer } from './support/cli-harness.ts';
+import { adminPassword, cleanEnv, cliPath, echoPackageCopy, runCli, startCli, startServer, temporaryFolder, waitForOutput, type RunningServer } from './support/cli-harness.ts';
 
 let server: RunningServer;
 let env: Record<string, string>;
@@ -199,7 +200,50 @@ describe('cli in remote mode', () => {
   });
 });
 
+// util-linux `script` gives the CLI a pseudo-terminal, where it draws progress bars and colours.
+const hasScript = (() => {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function onTerminal(args: string[], extra: Record<string, string> = {}): string {
+  const quoted = [process.execPath, cliPath, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
+  return execFileSync('script', ['-qec', quoted, '/dev/null'], { env: { ...env, ...extra, TERM: 'xterm' }, cwd: work, encoding: 'utf8' });
+}
+
+describe.skipIf(!hasScript)('cli on a terminal (needs util-linux script)', () => {
+  it('draws a progress bar for a remote migrate upload', () => {
+    const folder = echoPackageCopy();
+    try {
+      writeFileSync(join(folder, 'data', 'big.txt'), 'x'.repeat(2_000_000));
+      const output = onTerminal(['-m', join(folder, 'settings.py')]);
+      expect(output).toMatch(/Uploading \[[^\]]*\] 100% \d+\/\d+ bytes/);
+      expect(output).toContain(`Migrated ${join(folder, 'settings.py')}`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('colours log lines, unless NO_COLOR is set', () => {
+    expect(onTerminal(['-L', '2'])).toContain('\x1b[36mINFO\x1b[0m');
+    expect(onTerminal(['-L', '2'], { NO_COLOR: '1' })).not.toContain('\x1b[36m');
+  });
+});
+
 describe('cli remote errors', () => {
+  it('help still answers when the server is unreachable, with a warning', async () => {
+    const port = await closedPort();
+    const result = await cli(['-h'], { CLI_URL: `http://127.0.0.1:${port}` });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Mode: REMOTE (http://127.0.0.1:${port})`);
+    expect(result.stdout).toContain('Default production: Python.Production');
+    expect(result.stderr).toContain('Warning: could not retrieve the default production: Cannot reach the server');
+  });
+
   it('a wrong password: 401 with the user and the URL, exit 1', async () => {
     const result = await cli(['-x'], { CLI_PASSWORD: 'wrong' });
     expect(result).toEqual({
