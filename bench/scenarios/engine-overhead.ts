@@ -1,0 +1,21 @@
+/**
+ * Scenario 2, engine overhead: the same chain and load as scenario 1 with the built-in TypeScript
+ * components (Conveyor.Process.Router → Conveyor.Operation.Echo, the benchmark sending into the
+ * process as the service), every message persisted. What is left is the engine and the store.
+ * Run: node --import tsx bench/scenarios/engine-overhead.ts [--quick]
+ */
+import { describe, measureChain, type LoadFigures } from '../support/chain.ts';
+import { quick, runScenario } from '../support/results.ts';
+
+const plan = quick ? { runs: 2, warmupMs: 500, windowMs: 1000 } : { runs: 5, warmupMs: 1500, windowMs: 3000 };
+const pools = quick ? [1, 2] : [1, 2, 4];
+const payloadBytes = 64;
+
+await runScenario('engine-overhead', { ...plan, pools, payloadBytes, components: 'builtin', durability: 'full', driver: 'send into the process as the service' }, async () => {
+  const chain: Record<string, LoadFigures> = {};
+  for (const poolSize of pools) {
+    chain[`pool${poolSize}`] = await measureChain({ kind: 'builtin', poolSize, payloadBytes }, plan);
+    describe(`built-in S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
+  }
+  return { chain };
+});

@@ -1,0 +1,35 @@
+/**
+ * Scenario 1, production throughput and latency: a Python service → process → operation chain,
+ * every message persisted (SQLite, durability full), pool sizes 1, 2 and 4. The benchmark pushes
+ * each input into the Python business service (RunningProduction.processInput, what an inbound
+ * adapter does), the service calls the process synchronously, the process calls the operation
+ * synchronously. Then one synchronous hop (bench → Python operation): its maximum rate and its
+ * latency at half that rate.
+ * Run: node --import tsx bench/scenarios/production.ts [--quick]
+ */
+import { describe, measureChain, measureChainAtRate, measureHop, type LoadFigures } from '../support/chain.ts';
+import { quick, runScenario } from '../support/results.ts';
+import { fmt } from '../support/stats.ts';
+
+const plan = quick ? { runs: 2, warmupMs: 500, windowMs: 1000 } : { runs: 5, warmupMs: 1500, windowMs: 3000 };
+const pools = quick ? [1, 2] : [1, 2, 4];
+const payloadBytes = 64;
+
+await runScenario('production', { ...plan, pools, payloadBytes, components: 'python', durability: 'full', driver: 'processInput into the Python service' }, async () => {
+  const chain: Record<string, LoadFigures> = {};
+  for (const poolSize of pools) {
+    chain[`pool${poolSize}`] = await measureChain({ kind: 'python', poolSize, payloadBytes }, plan);
+    describe(`Python S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
+  }
+  const best = Math.max(...Object.values(chain).map((f) => f.perSecond.median));
+  const bestPool = pools.find((p) => chain[`pool${p}`]!.perSecond.median === best)!;
+  const chainAtHalf = await measureChainAtRate({ kind: 'python', poolSize: bestPool, payloadBytes }, Math.max(1, Math.round(best / 2)), plan);
+  describe(`Python S→P→O at half its best rate (${fmt(chainAtHalf.offeredPerSecond)}/s offered, pool ${bestPool})`, chainAtHalf);
+  const hop: Record<string, Awaited<ReturnType<typeof measureHop>>> = {};
+  for (const poolSize of [1, 2]) {
+    hop[`pool${poolSize}`] = await measureHop(poolSize, plan);
+    describe(`one sync hop into a Python operation, pool ${poolSize}, max rate`, hop[`pool${poolSize}`]!.max);
+    describe(`one sync hop, pool ${poolSize}, at half the max (${fmt(hop[`pool${poolSize}`]!.half.offeredPerSecond)}/s offered)`, hop[`pool${poolSize}`]!.half);
+  }
+  return { chain, bestPool, chainAtHalf, hop };
+});

@@ -1,0 +1,122 @@
+/**
+ * A benchmark production on a real SQLite store in a temporary folder, run by the engine's own
+ * Director (the object the management API drives), with the two ways of putting work into it:
+ * pushing an input into a business service, or sending a request to an item as a pseudo-service.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Reply } from '../../src/core/component.ts';
+import type { ComponentKind } from '../../src/core/components.ts';
+import type { MessageBody } from '../../src/core/message.ts';
+import { newItem, newProduction, type ItemDefinition } from '../../src/core/production.ts';
+import { ComponentResolver } from '../../src/engine/component-resolver.ts';
+import { Director } from '../../src/engine/director.ts';
+import { EventLog } from '../../src/engine/event-log.ts';
+import type { RunningProduction } from '../../src/engine/running-production.ts';
+import { openStore } from '../../src/store/open-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { repoRoot } from './results.ts';
+
+export const namespace = 'USER';
+export const fixturesDir = join(repoRoot, 'bench', 'fixtures', 'python');
+/** The pseudo-item the benchmark sends as when it stands in for a business service. */
+export const driverName = 'BenchDriver';
+
+export type ChainKind = 'python' | 'builtin';
+
+export interface BenchProduction {
+  store: Store;
+  running: RunningProduction;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  items: ItemDefinition[];
+  /** Reuse a store file (growth scenario); default a fresh one in a new temporary folder. */
+  storePath?: string;
+}
+
+const pythonClasses: Array<{ name: string; kind: ComponentKind; className: string }> = [
+  { name: 'Bench.Service', kind: 'service', className: 'BenchService' },
+  { name: 'Bench.Process', kind: 'process', className: 'BenchProcess' },
+  { name: 'Bench.Operation', kind: 'operation', className: 'BenchOperation' },
+];
+
+/** Registers the Python classes of bench/fixtures/python as IoP's migration would. */
+export async function registerPythonClasses(store: Store): Promise<void> {
+  for (const binding of pythonClasses) {
+    await store.classes.put(namespace, {
+      name: binding.name,
+      kind: binding.kind,
+      runtime: 'python',
+      module: 'bench_components',
+      className: binding.className,
+      classpaths: [fixturesDir],
+      settings: [],
+      adapterType: null,
+      updatedAt: Date.now(),
+    });
+  }
+}
+
+/**
+ * The service → process → operation chain. Python: three Python items (the service is pushed
+ * into). Built-in: Conveyor.Process.Router → Conveyor.Operation.Echo, the benchmark acting as the
+ * service (no built-in service takes pushed input).
+ */
+export function chainItems(kind: ChainKind, poolSize: number): ItemDefinition[] {
+  if (kind === 'python') {
+    return [
+      newItem('Service', 'Bench.Service', { poolSize }),
+      newItem('Process', 'Bench.Process', { poolSize }),
+      newItem('Operation', 'Bench.Operation', { poolSize }),
+    ];
+  }
+  return [
+    newItem('Process', 'Conveyor.Process.Router', { poolSize, settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Operation' }] }),
+    newItem('Operation', 'Conveyor.Operation.Echo', { poolSize }),
+  ];
+}
+
+export async function openBenchProduction(options: OpenOptions): Promise<BenchProduction> {
+  const dir = await mkdtemp(join(tmpdir(), 'conveyor-bench-'));
+  const store = await openStore({ sqlitePath: options.storePath ?? join(dir, 'conveyor.db') });
+  await registerPythonClasses(store);
+  const definition = newProduction('Bench.Production', options.items);
+  await store.productions.put(namespace, definition);
+  const log = new EventLog(store, namespace, (error) => console.error('bench event log:', error));
+  const director = new Director(store, namespace, new ComponentResolver(store, namespace, undefined), log, { drainTimeoutMs: 10_000, graceMs: 2_000 });
+  await director.start(definition.name);
+  const running = director.running;
+  if (!running) throw new Error('the benchmark production did not start');
+  const broken = [...running.hosts.values()].filter((host) => host.state !== 'running');
+  if (broken.length > 0) throw new Error(`items not running: ${broken.map((h) => `${h.name} (${h.error})`).join(', ')}`);
+  return {
+    store,
+    running,
+    dir,
+    async close() {
+      await director.shutdown();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function benchRequest(sequence: number, payload: string): MessageBody {
+  return { classname: 'bench_message.BenchRequest', encoding: 'json', data: JSON.stringify({ sequence, payload }) };
+}
+
+/** One synchronous request from the benchmark (as a service) to an item; resolves with the reply. */
+export async function sendSync(running: RunningProduction, target: string, body: MessageBody): Promise<Reply> {
+  const sent = await running.send({ source: driverName, parentId: null, sessionId: null }, target, body, { responseRequired: true, description: '' });
+  return sent.reply as Promise<Reply>;
+}
+
+/** One round trip through the whole chain: into the Python service, or into the process as the service. */
+export function chainCall(kind: ChainKind, running: RunningProduction): (body: MessageBody) => Promise<Reply> {
+  if (kind === 'python') return async (body) => (await running.processInput('Service', body)).result;
+  return (body) => sendSync(running, 'Process', body);
+}
