@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -155,6 +155,23 @@ describe('python component: failures', () => {
     const failure = await instance.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
     expect((failure as Error).message).toContain("Cannot start the Python interpreter '/nonexistent/python3'");
+  });
+
+  it('rejects a worker that speaks another protocol version, or ends before its handshake', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conveyor-interp-'));
+    const impostor = join(dir, 'python-impostor');
+    const hello = "import json,os,struct,time; p=json.dumps({'t':'hello','protocol':99,'pid':0,'python':'x'}).encode(); os.write(4, struct.pack('>I', len(p)) + p); time.sleep(30)";
+    writeFileSync(impostor, `#!/bin/sh\nexec python3 -c "${hello}"\n`, { mode: 0o755 });
+    const mismatch = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: impostor }).create();
+    const failure = await mismatch.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
+    expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
+    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 1');
+
+    const quitter = join(dir, 'python-quitter');
+    writeFileSync(quitter, '#!/bin/sh\necho "no python here" >&2\nexit 4\n', { mode: 0o755 });
+    const early = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: quitter }).create();
+    const ended = await early.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
+    expect((ended as Error).message).toBe('The Python worker ended (exit code 4) before its handshake; last stderr:\nno python here');
   });
 
   it('rejects the pending call with ERR_BRIDGE and fires onExit when the worker dies mid-message', async () => {
