@@ -44,17 +44,26 @@ const messageSql = `${headerSql}, m.classname, b.encoding, b.data`;
 /**
  * The claim. `FOR UPDATE SKIP LOCKED` lets concurrent claimers (other nodes, other jobs) pass over
  * rows someone else is taking instead of queueing behind them, so each claimer gets disjoint
- * messages and nobody waits. Rows are taken in claim order through the partial `messages_claimable`
- * index. The fallback where SKIP LOCKED is missing (SQLite) is one writer at a time: see the SQLite
- * driver's claim, which runs in an immediate write transaction.
+ * messages and nobody waits. The fallback where SKIP LOCKED is missing (SQLite) is one writer at a
+ * time: see the SQLite driver's claim, which runs in an immediate write transaction.
+ *
+ * One ordered walk of the partial `messages_claimable` index per target (LATERAL), then the best
+ * `limit` of those: `target = ANY(…)` in one query cannot use the index order and would sort the
+ * whole backlog on every claim. With several targets, rows fetched for one target but beaten by
+ * another's stay locked until this statement ends (microseconds); other claimers skip them meanwhile.
  */
 const claimSql = `
-  WITH picked AS (
-    SELECT id FROM messages
-    WHERE ns_id = $1 AND status = 'queued' AND kind = 'request' AND target = ANY($2::text[])
-    ORDER BY priority DESC, id
-    LIMIT $3
-    FOR UPDATE SKIP LOCKED
+  WITH candidates AS (
+    SELECT c.id, c.priority FROM unnest($2::text[]) AS t(target)
+    CROSS JOIN LATERAL (
+      SELECT id, priority FROM messages
+      WHERE ns_id = $1 AND status = 'queued' AND kind = 'request' AND target = t.target
+      ORDER BY priority DESC, id
+      LIMIT $3
+      FOR UPDATE SKIP LOCKED
+    ) c
+  ), picked AS (
+    SELECT id FROM candidates ORDER BY priority DESC, id LIMIT $3
   )
   UPDATE messages m SET status = 'delivered', lease_owner = $4, lease_until = $5::bigint, updated_at = $6::bigint
   FROM picked, message_bodies b
