@@ -192,6 +192,30 @@ describe('cli in remote mode', () => {
     expect(lines.at(-1)).toBe('Loaded 1 class file into namespace USER');
   });
 
+  it('-i without a folder loads the class files Conveyor bundles', async (context) => {
+    const result = await cli(['-i']);
+    // The bundled file is a DTL transform: skipped while the server runs without the DTL part.
+    if (/no DTL service|no transform compiler/.test(result.stderr)) context.skip('the server has no DTL transform compiler configured yet');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Uploaded: Conveyor.Transform.StringRequestToResponse.cls');
+  });
+
+  it('--import-schema FILE PACKAGE NAME registers a JSON schema', async (context) => {
+    writeFileSync(
+      join(work, 'person.json'),
+      JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', title: 'Person', properties: { name: { type: 'string', default: null } } }),
+    );
+    const result = await cli(['--import-schema', 'person.json', 'Demo', 'Person']);
+    if (result.stderr.includes('has no route POST /api/iop/schemas/import')) context.skip('the server does not serve POST /schemas/import yet');
+    expect(result).toEqual({ code: 0, stdout: 'Schema Person imported into package Demo\n', stderr: '' });
+  });
+
+  it('--import-schema names a missing or invalid schema file before asking the server', async () => {
+    expect(await cli(['--import-schema', 'none.json', 'Demo', 'X'])).toMatchObject({ code: 1, stderr: `Error: --import-schema: cannot read ${join(work, 'none.json')}: no such file\n` });
+    writeFileSync(join(work, 'broken.json'), '{"type": ');
+    expect((await cli(['--import-schema', 'broken.json', 'Demo', 'X'])).stderr).toContain(`Error: --import-schema: ${join(work, 'broken.json')} is not valid JSON`);
+  });
+
   it('-n overrides the namespace for one command', async () => {
     expect((await cli(['-h', '-n', 'OTHER'])).stdout).toContain('Namespace: OTHER');
     const result = await cli(['-x', '-n', 'NO_SUCH_NS']);
