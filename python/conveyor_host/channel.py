@@ -43,7 +43,12 @@ class Channel:
         thread.start()
 
     def send(self, frame):
-        payload = json.dumps(frame, ensure_ascii=False, separators=(',', ':')).encode('utf-8')
+        text = json.dumps(frame, ensure_ascii=False, separators=(',', ':'))
+        try:
+            payload = text.encode('utf-8')
+        except UnicodeEncodeError:
+            # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
+            payload = json.dumps(frame, separators=(',', ':')).encode('ascii')
         with self._write_lock:
             self._writer.write(_HEADER.pack(len(payload)))
             self._writer.write(payload)
