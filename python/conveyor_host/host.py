@@ -35,6 +35,11 @@ def _add_classpaths(classpaths):
         sys.path.insert(0, path)
 
 
+def _split_classpaths(text):
+    """IoP separates classpaths with `|` or the OS path separator."""
+    return [part.strip() for part in text.replace('|', os.pathsep).split(os.pathsep) if part.strip()]
+
+
 def _load(module_name, class_name, classpaths):
     _add_classpaths(classpaths)
     module = importlib.import_module(module_name)
@@ -113,11 +118,16 @@ class WorkerHost:
         _runtime.attach(self.channel, frame.get('configName', ''))
         previous = _runtime.link.enter_call(None)
         try:
-            cls = self._run_hook('import', _load, frame['module'], frame['className'], frame.get('classpaths') or [])
+            settings = frame.get('settings') or {}
+            host_settings = settings.get('host') or {}
+            # IoP's item-level overrides of the registered class: %module, %classname, %classpaths.
+            module = host_settings.get('%module') or frame['module']
+            class_name = host_settings.get('%classname') or frame['className']
+            classpaths = list(frame.get('classpaths') or []) + _split_classpaths(host_settings.get('%classpaths', ''))
+            cls = self._run_hook('import', _load, module, class_name, classpaths)
             self.class_name = cls.__name__
             self.instance = cls.__new__(cls)
-            settings = frame.get('settings') or {}
-            apply_settings(self.instance, settings.get('host') or {}, self._warn)
+            apply_settings(self.instance, host_settings, self._warn)
             adapter_spec = frame.get('adapter')
             if adapter_spec:
                 self._init_adapter(adapter_spec, settings.get('adapter') or {})

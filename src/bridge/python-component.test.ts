@@ -70,6 +70,15 @@ describe('python component: messages and dispatch', () => {
 });
 
 describe('python component: instances', () => {
+  it('honours the item-level overrides %module, %classname and %classpaths', async () => {
+    const settings = { host: { '%classpaths': `/nonexistent|${componentsDir}`, '%module': 'bo', '%classname': 'EchoOperation' }, adapter: {} };
+    const instance = pythonComponentFactory({ module: 'elsewhere', className: 'Missing', classpaths: [] }).create();
+    started.push(instance);
+    await instance.init(new TestContext('Override', 'operation', settings));
+    const reply = await instance.onMessage(json('message.SimpleMessage', { integer: 1, string: 'x' }), new TestCall({}));
+    expect(JSON.parse(reply!.data)).toEqual({ integer: 2, string: 'handled' });
+  });
+
   it('makes the instance without calling __init__ and tells the request its message id', async () => {
     const probe = await start('InitProbeOperation', new TestContext('Probe', 'operation'));
     const reply = await probe.onMessage(json('message.SimpleMessage', { integer: 1 }), new TestCall({}));
