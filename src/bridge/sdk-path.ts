@@ -1,7 +1,24 @@
 /** Where the Python SDK (`iop`, `grongier.pex`, `iris`, the worker host, the migration script) lives. */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const pythonSdkDir = fileURLToPath(new URL('../../python', import.meta.url));
+/**
+ * The repository's `python/` folder, found by walking up from this file so that it is found both
+ * from the sources (src/bridge) and from a compiled tree (dist/src/bridge).
+ */
+function findSdkDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'python');
+    if (existsSync(join(candidate, 'conveyor_host', '__main__.py'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`The Python SDK folder (python/conveyor_host) was not found above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
+
+export const pythonSdkDir = findSdkDir();
 
 export function defaultInterpreter(): string {
   return process.env.CONVEYOR_PYTHON ?? 'python3';
