@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ConveyorError } from '../core/errors.ts';
 
 /**
  * The repository's `python/` folder, found by walking up from this file so that it is found both
@@ -13,7 +14,7 @@ function findSdkDir(): string {
     const candidate = join(dir, 'python');
     if (existsSync(join(candidate, 'conveyor_host', '__main__.py'))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`The Python SDK folder (python/conveyor_host) was not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir) throw new ConveyorError('ERR_BRIDGE', `The Python SDK folder (python/conveyor_host) was not found above ${fileURLToPath(import.meta.url)}: the installation is incomplete`);
     dir = parent;
   }
 }
