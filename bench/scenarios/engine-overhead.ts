@@ -5,9 +5,8 @@
  * Run: node --import tsx bench/scenarios/engine-overhead.ts [--quick]
  */
 import { describe, measureChain, type LoadFigures } from '../support/chain.ts';
-import { quick, runScenario } from '../support/results.ts';
+import { plan, quick, runScenario } from '../support/results.ts';
 
-const plan = quick ? { runs: 2, warmupMs: 500, windowMs: 1000 } : { runs: 5, warmupMs: 1500, windowMs: 3000 };
 const pools = quick ? [1, 2] : [1, 2, 4];
 const payloadBytes = 64;
 

@@ -8,10 +8,9 @@
  * Run: node --import tsx bench/scenarios/production.ts [--quick]
  */
 import { describe, measureChain, measureChainAtRate, measureHop, type LoadFigures } from '../support/chain.ts';
-import { quick, runScenario } from '../support/results.ts';
+import { plan, quick, runScenario } from '../support/results.ts';
 import { fmt } from '../support/stats.ts';
 
-const plan = quick ? { runs: 2, warmupMs: 500, windowMs: 1000 } : { runs: 5, warmupMs: 1500, windowMs: 3000 };
 const pools = quick ? [1, 2] : [1, 2, 4];
 const payloadBytes = 64;
 

@@ -50,3 +50,15 @@ export async function runScenario<Figures>(scenario: string, setup: Record<strin
   console.log(`   ${scenario}: ${result.durationS} s, load after ${result.loadAfter.join(' ')} → bench/results/${scenario}.json`);
   return result;
 }
+
+function numberFlag(name: string): number | undefined {
+  const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  return value === undefined ? undefined : Number(value);
+}
+
+/** Runs of a load scenario, each a timed window, after one warm-up window; `--runs=N --window=MS` override. */
+export const plan = {
+  runs: numberFlag('runs') ?? (quick ? 2 : 5),
+  warmupMs: quick ? 500 : 1500,
+  windowMs: numberFlag('window') ?? (quick ? 1000 : 3000),
+};
