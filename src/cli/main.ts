@@ -14,7 +14,7 @@ import { initAction } from './init-action.ts';
 import { createLocalTransport } from './local-server.ts';
 import { logAction, startAttachedAction } from './log-follow.ts';
 import { migrateAction } from './migrate-action.ts';
-import { resolveMode, type Mode } from './mode.ts';
+import { cliEnv, resolveMode, type Mode } from './mode.ts';
 import { packageVersion } from './package-info.ts';
 
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -35,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       cwd: io.cwd,
     });
     transport = openTransport(mode, command, io);
-    const client = new ConveyorClient(transport, { namespace: mode.namespace });
+    const client = new ConveyorClient(transport, { namespace: mode.namespace, ...mountPrefixes(mode, io) });
     await dispatch({ command, mode, client, io });
     return 0;
   } catch (error) {
@@ -56,6 +56,17 @@ function openTransport(mode: Mode, command: ParsedCommand, io: CliIo): Transport
     });
   }
   return createLocalTransport({ home: mode.home, autoStart: command.action !== 'help', notify: (line) => io.err(line), env: { ...io.env } });
+}
+
+/**
+ * Where the server mounts its APIs, when not at the defaults: CLI_API_PREFIX / CLI_DOCS_PREFIX for a
+ * remote server; locally the server's own CONVEYOR_API_PREFIX / CONVEYOR_DOCS_PREFIX (which a server
+ * the CLI starts inherits).
+ */
+function mountPrefixes(mode: Mode, io: CliIo): { apiPrefix?: string; docsPrefix?: string } {
+  const apiPrefix = mode.kind === 'remote' ? cliEnv(io.env, 'API_PREFIX') : io.env.CONVEYOR_API_PREFIX;
+  const docsPrefix = mode.kind === 'remote' ? cliEnv(io.env, 'DOCS_PREFIX') : io.env.CONVEYOR_DOCS_PREFIX;
+  return { ...(apiPrefix ? { apiPrefix } : {}), ...(docsPrefix ? { docsPrefix } : {}) };
 }
 
 function dispatch(ctx: CommandContext): Promise<void> {
@@ -107,6 +118,11 @@ export function reportError(error: unknown, io: CliIo): number {
 }
 
 export function processIo(): CliIo {
+  // A reader that goes away (`cli -L | head`) ends the command quietly, not with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   return {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),

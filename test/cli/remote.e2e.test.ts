@@ -181,6 +181,17 @@ describe('cli in remote mode', () => {
     await cli(['-S']);
   });
 
+  it('a reader that goes away ends a followed log quietly', async () => {
+    const running = startCli(['-L'], { env, cwd: work });
+    await new Promise((resolve) => running.child.stdout!.once('data', resolve));
+    running.child.stdout!.destroy();
+    await cli(['-s', '-D']);
+    await cli(['-S']);
+    const result = await running.result;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+
   it('-i DIR uploads each class file, prints Uploaded: <name> and the compile console', async () => {
     const classes = join(work, 'classes', 'Demo');
     mkdirSync(classes, { recursive: true });
@@ -325,6 +336,25 @@ describe('cli remote errors', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^usage: cli .*\ncli: error: .+\nRun 'cli -h' to see the options\.\n$/);
     }
+  });
+});
+
+describe('a server mounted elsewhere', () => {
+  let custom: RunningServer;
+  beforeAll(async () => {
+    custom = await startServer(temporaryFolder('cli-prefix-home-'), ['--api-prefix', '/custom/iop']);
+  });
+  afterAll(async () => {
+    await custom?.stop();
+    if (custom) rmSync(custom.home, { recursive: true, force: true });
+  });
+
+  it('is reached with CLI_API_PREFIX, and a 404 says to check the address otherwise', async () => {
+    const remote = { CLI_URL: custom.url, CLI_USERNAME: 'admin', CLI_PASSWORD: adminPassword };
+    expect((await runCli(['-x'], { env: cleanEnv({ ...remote, CLI_API_PREFIX: '/custom/iop' }), cwd: work })).code).toBe(0);
+    const missed = await runCli(['-x'], { env: cleanEnv(remote), cwd: work });
+    expect(missed.code).toBe(1);
+    expect(missed.stderr).toContain(`Error: The server at ${custom.url} has no route GET /api/iop/status (HTTP 404)`);
   });
 });
 

@@ -34,8 +34,8 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
   return { ...env, CONVEYOR_ADMIN_PASSWORD: adminPassword, CONVEYOR_PORT: '0', ...extra };
 }
 
-export async function startServer(home: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0'], {
+export async function startServer(home: string, extraArgs: string[] = []): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...extraArgs], {
     cwd: repositoryRoot,
     env: cleanEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
