@@ -41,7 +41,7 @@ export function checkRelativeName(name: string, what = 'file name'): void {
 export function checkFiles(files: unknown): PackageFile[] {
   if (!Array.isArray(files)) throw new ConveyorError('ERR_INVALID_INPUT', 'body is required: an array of {name, data} files to write');
   const seen = new Set<string>();
-  return files.map((file: unknown, index) => {
+  const checked = files.map((file: unknown, index) => {
     const { name, data } = (file ?? {}) as { name?: unknown; data?: unknown };
     if (typeof name !== 'string' || typeof data !== 'string') {
       throw new ConveyorError('ERR_INVALID_INPUT', `body[${index}] must be {name: string, data: string} (data is the UTF-8 text of the file)`);
@@ -51,6 +51,14 @@ export function checkFiles(files: unknown): PackageFile[] {
     seen.add(name);
     return { name, data };
   });
+  for (const { name } of checked) {
+    const segments = name.split('/');
+    for (let depth = 1; depth < segments.length; depth++) {
+      const folder = segments.slice(0, depth).join('/');
+      if (seen.has(folder)) throw new ConveyorError('ERR_INVALID_INPUT', `${JSON.stringify(folder)} is both a file and the folder of ${JSON.stringify(name)}`);
+    }
+  }
+  return checked;
 }
 
 function inside(root: string, candidate: string): boolean {
