@@ -130,6 +130,12 @@ describe('python component: output and logging', () => {
     expect(await context.waitForLog((l) => l.text === 'through the logger')).toMatchObject({ type: 'Warning', sourceClass: 'NoisyOperation', sourceMethod: 'on_message' });
     expect(await context.waitForLog((l) => l.text === 'a trace')).toMatchObject({ type: 'Trace' });
     expect(await context.waitForLog((l) => l.text === 'an alert')).toMatchObject({ type: 'Alert' });
+    expect(await context.waitForLog((l) => l.text === 'an error')).toMatchObject({ type: 'Error', sourceMethod: 'on_message' });
+    expect(await context.waitForLog((l) => l.text === 'an assert')).toMatchObject({ type: 'Assert' });
+    expect(await context.waitForLog((l) => l.text === 'a legacy warning')).toMatchObject({ type: 'Warning', sourceMethod: 'on_message' });
+    expect(await context.waitForLog((l) => l.text === 'a debug record')).toMatchObject({ type: 'Trace', sourceMethod: 'on_message' });
+    expect(context.logs.find((l) => l.text === 'to the console')).toBeUndefined();
+    expect(context.logs.filter((l) => l.call === call).length).toBeGreaterThanOrEqual(7);
   });
 });
 
