@@ -197,9 +197,15 @@ class ActionCompiler {
         actionError(ctx, pos, `cannot ${action} ${node.property}: ${error.message}`);
       }
     };
+    const withKey = (ctx: RunContext, key: unknown): void | Promise<void> => {
+      const v = needsValue ? value(ctx) : '';
+      if (v instanceof Promise) return v.then((ready) => write(ctx, ready, toStr(key)));
+      write(ctx, v, toStr(key));
+    };
+    // Only a Python key or value is pending; the ObjectScript path allocates no closure per run.
     return (ctx) => {
       const key = keyFn ? keyFn(ctx) : '';
-      return whenReady(key, (k) => whenReady(needsValue ? value(ctx) : '', (v) => write(ctx, v, toStr(k))));
+      return key instanceof Promise ? key.then((k) => withKey(ctx, k)) : withKey(ctx, key);
     };
   }
 
@@ -309,7 +315,7 @@ function store(ctx: RunContext, ref: WriteRef, action: WriteAction, key: string,
  * `target.{x()}` ← value: element-wise copy from a `()` source, or the same value into every
  * existing element. An empty source writes [] (TREATEMPTYREPEATINGFIELDASNULL=0) or nothing (1).
  */
-function storeRepeating(ctx: RunContext, container: unknown, listSteps: ResolvedStep[], v: unknown): void {
+export function storeRepeating(ctx: RunContext, container: unknown, listSteps: ResolvedStep[], v: unknown): void {
   if (v instanceof Fanout) {
     if (v.items.length === 0) {
       if (ctx.params.TREATEMPTYREPEATINGFIELDASNULL) return;

@@ -4,11 +4,11 @@
  * position; ObjectScript runtime errors (<UNDEFINED>, <DIVIDE>, …) carry the position too.
  */
 import { ObjectScriptError, type RunContext } from './context.ts';
-import { DivideByZero, type Dec } from './decimal.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import type { BinaryOp, ExprNode, PathStep } from './expr-ast.ts';
 import { FUNCTION_SET, UNSUPPORTED_FUNCTIONS } from './functions.ts';
-import { collate, MISSING, readPath, type ResolvedStep } from './json-path.ts';
+import { MISSING, readPath, type ResolvedStep } from './json-path.ts';
+import { applyOperator, OPERATORS } from './operators.ts';
 import { callMethod } from './methods.ts';
 import { compilePattern, patternFromText } from './pattern.ts';
 import { SPECIAL_VARIABLES, StarRef, systemFunction, systemFunctionName } from './system-functions.ts';
@@ -23,6 +23,7 @@ function undefinedVariable(name: string, pos: Position): never {
 
 /** A variable or expression used as an index: a positive integer is a position, anything else a key. */
 function indexFrom(value: unknown): ResolvedStep {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1) return { t: 'pos', n: value };
   const text = toStr(value);
   return /^[1-9]\d*$/.test(text) ? { t: 'pos', n: Number(text) } : { t: 'key', key: text };
 }
@@ -60,7 +61,14 @@ export function compileSteps(steps: PathStep[]): StepsFn {
     const fixed = parts as ResolvedStep[];
     return () => fixed;
   }
-  return (ctx) => parts.map((p) => (typeof p === 'function' ? p(ctx) : p));
+  return (ctx) => {
+    const out = new Array<ResolvedStep>(parts.length);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      out[i] = typeof p === 'function' ? p(ctx) : p;
+    }
+    return out;
+  };
 }
 
 /** The value a path's root names. */
@@ -91,54 +99,12 @@ export function compileRawRead(node: Extract<ExprNode, { kind: 'path' }>): Fn {
   return (ctx) => readPath(root(ctx), steps(ctx));
 }
 
-function arithmetic(op: BinaryOp, a: unknown, b: unknown): Dec {
-  const x = toNum(a);
-  const y = toNum(b);
-  switch (op) {
-    case '+': return x.add(y);
-    case '-': return x.sub(y);
-    case '*': return x.mul(y);
-    case '/': return x.div(y);
-    case '\\': return x.intDiv(y);
-    case '#': return x.mod(y);
-    default: return x.pow(y);
-  }
-}
-
-function sortsAfter(a: string, b: string): boolean {
-  if (a === b) return false;
-  return collate([a, b])[0] === b;
-}
-
 function binary(op: BinaryOp, left: Fn, right: Fn, pos: Position): Fn {
-  switch (op) {
-    case '+': case '-': case '*': case '/': case '\\': case '#': case '**':
-      return (ctx) => {
-        try {
-          return arithmetic(op, left(ctx), right(ctx));
-        } catch (error) {
-          if (error instanceof DivideByZero) throw new ObjectScriptError('DIVIDE', 'division by zero', pos);
-          throw error;
-        }
-      };
-    case '_': return (ctx) => toStr(left(ctx)) + toStr(right(ctx));
-    case '=': return (ctx) => bool(toStr(left(ctx)) === toStr(right(ctx)));
-    case "'=": return (ctx) => bool(toStr(left(ctx)) !== toStr(right(ctx)));
-    case '<': return (ctx) => bool(toNum(left(ctx)).cmp(toNum(right(ctx))) < 0);
-    case '>': return (ctx) => bool(toNum(left(ctx)).cmp(toNum(right(ctx))) > 0);
-    case '<=': case "'>": return (ctx) => bool(toNum(left(ctx)).cmp(toNum(right(ctx))) <= 0);
-    case '>=': case "'<": return (ctx) => bool(toNum(left(ctx)).cmp(toNum(right(ctx))) >= 0);
-    case '[': return (ctx) => bool(toStr(left(ctx)).includes(toStr(right(ctx))));
-    case "'[": return (ctx) => bool(!toStr(left(ctx)).includes(toStr(right(ctx))));
-    case ']': return (ctx) => bool(toStr(left(ctx)) > toStr(right(ctx)));
-    case "']": return (ctx) => bool(!(toStr(left(ctx)) > toStr(right(ctx))));
-    case ']]': return (ctx) => bool(sortsAfter(toStr(left(ctx)), toStr(right(ctx))));
-    case "']]": return (ctx) => bool(!sortsAfter(toStr(left(ctx)), toStr(right(ctx))));
-    case '&': return (ctx) => { const a = truthy(left(ctx)); const b = truthy(right(ctx)); return bool(a && b); };
-    case '&&': return (ctx) => bool(truthy(left(ctx)) && truthy(right(ctx)));
-    case '!': return (ctx) => { const a = truthy(left(ctx)); const b = truthy(right(ctx)); return bool(a || b); };
-    case '||': return (ctx) => bool(truthy(left(ctx)) || truthy(right(ctx)));
-  }
+  if (op === '&&') return (ctx) => bool(truthy(left(ctx)) && truthy(right(ctx)));
+  if (op === '||') return (ctx) => bool(truthy(left(ctx)) || truthy(right(ctx)));
+  const apply = OPERATORS[op];
+  if (op === '/' || op === '\\' || op === '#' || op === '**') return (ctx) => applyOperator(op, left(ctx), right(ctx), pos);
+  return (ctx) => apply(left(ctx), right(ctx));
 }
 
 function compileArgs(args: (ExprNode | null)[], allowStar = false): Fn[] {

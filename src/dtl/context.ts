@@ -26,6 +26,37 @@ export interface RunContext {
   now(): Date;
 }
 
+type ContextFields = Pick<RunContext, 'source' | 'target' | 'aux' | 'host' | 'params' | 'document'>;
+
+/** A class rather than an object literal: one hidden class for every run keeps the hot path monomorphic. */
+class Context implements RunContext {
+  source: unknown;
+  target: unknown;
+  aux: unknown;
+  locals: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  host: DtlHost;
+  params: TransformParameters;
+  document: string;
+  errors: DtlRunError[] = [];
+  trace: DtlTraceEntry[] = [];
+  flow = FLOW_NORMAL;
+  #clock: Date | null = null;
+
+  constructor(fields: ContextFields) {
+    this.source = fields.source;
+    this.target = fields.target;
+    this.aux = fields.aux;
+    this.host = fields.host;
+    this.params = fields.params;
+    this.document = fields.document;
+  }
+
+  /** One clock reading per run, so every $H / CurrentDateTime of a run agrees. */
+  now(): Date {
+    return (this.#clock ??= this.host.now ? this.host.now() : new Date());
+  }
+}
+
 /** An ObjectScript runtime error (<UNDEFINED>, <DIVIDE>, …): it ends the run with an error status. */
 export class ObjectScriptError extends Error {
   readonly pos: Position | null;
@@ -36,17 +67,6 @@ export class ObjectScriptError extends Error {
   }
 }
 
-export function newContext(
-  fields: Pick<RunContext, 'source' | 'target' | 'aux' | 'host' | 'params' | 'document'>,
-): RunContext {
-  let clock: Date | null = null;
-  return {
-    ...fields,
-    locals: Object.create(null) as Record<string, unknown>,
-    errors: [],
-    trace: [],
-    flow: FLOW_NORMAL,
-    // One clock reading per run, so every $H / CurrentDateTime of a run agrees.
-    now: () => (clock ??= fields.host.now ? fields.host.now() : new Date()),
-  };
+export function newContext(fields: ContextFields): RunContext {
+  return new Context(fields);
 }

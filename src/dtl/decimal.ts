@@ -7,8 +7,11 @@
 const SIGNIFICANT_DIGITS = 19;
 const TEN = 10n;
 
+const POWERS = Array.from({ length: 64 }, (_, i) => TEN ** BigInt(i));
+const LIMIT = POWERS[SIGNIFICANT_DIGITS]!;
+
 function pow10(n: number): bigint {
-  return TEN ** BigInt(n);
+  return n < POWERS.length ? POWERS[n]! : TEN ** BigInt(n);
 }
 
 function digitCount(m: bigint): number {
@@ -39,7 +42,7 @@ export class Dec {
     if (mantissa === 0n) return Dec.ZERO;
     let m = mantissa;
     let e = exponent;
-    const extra = digitCount(m) - SIGNIFICANT_DIGITS;
+    const extra = m < LIMIT && m > -LIMIT ? 0 : digitCount(m) - SIGNIFICANT_DIGITS;
     if (extra > 0) {
       const div = pow10(extra);
       const negative = m < 0n;
@@ -64,7 +67,11 @@ export class Dec {
   static fromJs(n: number): Dec {
     if (!Number.isFinite(n)) return Dec.ZERO;
     if (Number.isSafeInteger(n)) return Dec.of(BigInt(n), 0);
-    return parseNumericPrefix(String(n));
+    const text = String(n);
+    const point = text.indexOf('.');
+    // The common "123.45" form without a regex; exponent forms ("1e-7") take the general parser.
+    if (point > 0 && !text.includes('e')) return Dec.of(BigInt(text.slice(0, point) + text.slice(point + 1)), point + 1 - text.length);
+    return parseNumericPrefix(text);
   }
 
   isZero(): boolean {
@@ -191,7 +198,11 @@ export class Dec {
   }
 
   toJs(): number {
-    if (this.e === 0 && this.m >= -9007199254740991n && this.m <= 9007199254740991n) return Number(this.m);
+    if (this.m >= -9007199254740991n && this.m <= 9007199254740991n) {
+      if (this.e === 0) return Number(this.m);
+      // Both operands exact doubles: IEEE division rounds correctly, like parsing the decimal text.
+      if (this.e < 0 && this.e >= -22) return Number(this.m) / 10 ** -this.e;
+    }
     return Number(this.toString());
   }
 }

@@ -49,3 +49,4 @@ export { serializeTransform, serializeTransformClass } from './serialize.ts';
 export { parseTestEnvelope } from './test-envelope.ts';
 export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
 export { TransformCache, type CacheKey } from './cache.ts';
+export { interpretTransform, type InterpretedTransform } from './interpret.ts';

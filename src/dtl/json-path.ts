@@ -21,8 +21,9 @@ export class PathError extends Error {}
 
 type Container = Record<string, unknown> | unknown[];
 
+/** A plain JSON object (not a list, not a decimal or another class instance). */
 function isObject(node: unknown): node is Record<string, unknown> {
-  return typeof node === 'object' && node !== null && !Array.isArray(node) && Object.getPrototypeOf(node) === Object.prototype;
+  return typeof node === 'object' && node !== null && (node as object).constructor === Object;
 }
 
 /** Member keys in ObjectScript collation: canonical numbers ascending first, then strings by code point. */
