@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { ConveyorError } from '../core/errors.ts';
+import { ConveyorError, isConveyorError } from '../core/errors.ts';
 import type { MigrateReport } from '../client/wire-types.ts';
 import type { CommandContext } from './context.ts';
 import { collectPackageFiles } from './package-files.ts';
@@ -19,9 +19,23 @@ export async function migrateAction(ctx: CommandContext): Promise<void> {
   const stats = statSync(settingsPath, { throwIfNoEntry: false });
   if (!stats) throw new ConveyorError('ERR_CONFIG', `The settings file ${settingsPath} does not exist`);
   if (!stats.isFile()) throw new ConveyorError('ERR_CONFIG', `${settingsPath} is not a file: -m takes the path of a settings.py`);
-  const report = mode.kind === 'remote' ? await uploadAndMigrate(ctx, settingsPath) : await ctx.client.migrateLocal(settingsPath);
+  const report = mode.kind === 'remote' ? await uploadAndMigrate(ctx, settingsPath) : await migrateInPlace(ctx, settingsPath);
   for (const line of report.output ?? []) io.out(line);
   io.out(`Migrated ${settingsPath}`);
+}
+
+async function migrateInPlace(ctx: CommandContext, settingsPath: string): Promise<MigrateReport> {
+  try {
+    return await ctx.client.migrateLocal(settingsPath);
+  } catch (error) {
+    // A server that predates `local_path` reads the call as an upload without a package.
+    if (isConveyorError(error, 'ERR_SERVER') && /package is required/i.test(error.message)) {
+      throw new ConveyorError('ERR_SERVER', `The server at ${ctx.client.transport.target} cannot migrate files in place (it does not take PUT /migrate with local_path)`, {
+        hint: 'update the server, or upload the package instead: CLI_URL=<the server URL> cli -m ' + settingsPath,
+      });
+    }
+    throw error;
+  }
 }
 
 async function uploadAndMigrate(ctx: CommandContext, settingsPath: string): Promise<MigrateReport> {
