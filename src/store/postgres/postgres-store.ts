@@ -25,7 +25,7 @@ import { PostgresNamespaces } from './postgres-namespaces.ts';
 import { PostgresProductions } from './postgres-productions.ts';
 import { PostgresSchemas } from './postgres-schemas.ts';
 import { PostgresTransforms } from './postgres-transforms.ts';
-import { postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
+import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
 
 export interface PostgresStoreOptions {
   /** The PostgreSQL schema holding the tables (created when missing). Default: the connection's current schema (usually `public`). */
@@ -154,7 +154,12 @@ class PostgresStore implements Store {
       this.#committer = null;
       submit = (op) => this.#track(commitBatch([op]).then((results) => results[0]!));
     } else {
-      const committer = new GroupCommitter<PgWrite, number[]>({ commit: commitBatch, maxBatch: options.maxBatch ?? 500, weight: writeWeight });
+      const committer = new GroupCommitter<PgWrite, number[]>({
+        commit: commitBatch,
+        maxBatch: options.maxBatch ?? 500,
+        weight: writeWeight,
+        retryAlone: isWritesOwnFailure,
+      });
       this.#committer = committer;
       submit = (op) => committer.submit(op);
     }

@@ -20,7 +20,7 @@
  * must keep CACHE 1 (the default), or nodes would draw ids from private ranges out of order.
  */
 import type pg from 'pg';
-import { ConveyorError } from '../../core/errors.ts';
+import { ConveyorError, isConveyorError } from '../../core/errors.ts';
 import type { NewLogEntry } from '../../core/log.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
 import { toStoreError } from './postgres-context.ts';
@@ -83,6 +83,18 @@ const insertLog = `
 /** Deadlock and serialisation failures: the whole transaction is safe to run again. */
 const retryableStates = new Set(['40P01', '40001']);
 const maxAttempts = 4;
+
+/**
+ * Whether a failed batch is worth retrying op by op: yes when one write may be at fault (a
+ * constraint, an unknown message), no when the database itself failed (unreachable, out of disk or
+ * memory, internal error), which every op would only meet again, each after its own timeout.
+ */
+export function isWritesOwnFailure(error: unknown): boolean {
+  if (isConveyorError(error, 'ERR_STORE_UNAVAILABLE')) return false;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const state = typeof cause?.code === 'string' ? cause.code : '';
+  return !/^(53|58|XX)/.test(state);
+}
 
 /** Returns the commit function for the group committer: one transaction, one id list per op. */
 export function postgresBatchWriter(pool: pg.Pool, schema: string, resolve: NamespaceResolver): (batch: readonly PgWrite[]) => Promise<number[][]> {
