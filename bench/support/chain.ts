@@ -55,9 +55,9 @@ export function describe(label: string, figures: LoadFigures): void {
 }
 
 /** Warm-up, then `plan.runs` windows of the same load. */
-export async function repeat(plan: Plan, window: (ms: number) => Promise<WindowFigures>): Promise<WindowFigures[]> {
+export async function repeat<Figures>(plan: Plan, window: (ms: number) => Promise<Figures>): Promise<Figures[]> {
   await window(plan.warmupMs);
-  const windows: WindowFigures[] = [];
+  const windows: Figures[] = [];
   for (let run = 0; run < plan.runs; run++) windows.push(await window(plan.windowMs));
   return windows;
 }

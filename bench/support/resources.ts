@@ -155,3 +155,8 @@ export function machineInfo(): MachineInfo {
     kernel: readFileSync('/proc/sys/kernel/osrelease', 'utf8').trim(),
   };
 }
+
+/** CPU milliseconds one process (e.g. a server under test) has used so far. */
+export function processCpuMs(pid: number): number {
+  return readStat(pid)?.cpuMs ?? 0;
+}
