@@ -153,6 +153,32 @@ describe('python component: failures', () => {
     await expect(op.onMessage(stringRequest('y'), new TestCall({}))).rejects.toThrow('this request is not welcome');
   });
 
+  it('leaves the traceback out of the event log when %traceback is 0', async () => {
+    const context = new TestContext('Failing', 'operation', { host: { '%traceback': '0' }, adapter: {} });
+    const op = await start('FailingOperation', context);
+    await expect(op.onMessage(stringRequest('x'), new TestCall({}))).rejects.toThrow('this request is not welcome');
+    expect(context.logs.filter((l) => l.type === 'Error')).toEqual([]);
+  });
+
+  it('does not leave a worker running when killed while it starts', async () => {
+    const instance = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [componentsDir] }).create();
+    const starting = instance.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
+    instance.kill();
+    const failure = await starting;
+    expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
+    expect((failure as Error).message).toBe('Echo (bo.EchoOperation) was stopped while its worker was starting');
+    const pid = (instance as unknown as { pid: number | null }).pid;
+    expect(pid).not.toBeNull();
+    await expect.poll(() => {
+      try {
+        process.kill(pid!, 0);
+        return 'alive';
+      } catch {
+        return 'gone';
+      }
+    }).toBe('gone');
+  });
+
   it('rejects init with the traceback when on_init raises', async () => {
     const failure = await start('FailingInitOperation', new TestContext('Bad', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_COMPONENT_FAILED')).toBe(true);

@@ -30,6 +30,8 @@ export class PythonComponent implements ComponentInstance {
   private currentCall: CallContext | null = null;
   private readonly exitListeners: Array<(reason: string) => void> = [];
   private adapterType: string | null = null;
+  /** stop() or kill() was called: a worker still starting must not outlive it. */
+  private ended = false;
 
   constructor(
     private readonly spec: PythonComponentSpec,
@@ -55,6 +57,10 @@ export class PythonComponent implements ComponentInstance {
       onOutput: (stream, line) => this.handleOutput(stream, line),
     });
     this.worker = worker;
+    if (this.ended) {
+      worker.kill();
+      throw new ConveyorError('ERR_BRIDGE', `${context.configName} (${this.label()}) was stopped while its worker was starting`);
+    }
     worker.onExit((reason) => {
       for (const listener of this.exitListeners) listener(reason);
     });
@@ -102,6 +108,7 @@ export class PythonComponent implements ComponentInstance {
   }
 
   async stop(graceMs: number): Promise<void> {
+    this.ended = true;
     const worker = this.worker;
     if (!worker) return;
     const result = await worker.stop(graceMs);
@@ -111,6 +118,7 @@ export class PythonComponent implements ComponentInstance {
   }
 
   kill(): void {
+    this.ended = true;
     this.worker?.kill();
   }
 
@@ -134,7 +142,10 @@ export class PythonComponent implements ComponentInstance {
     if (result.ok) return result.value as Reply;
     const { type, message, traceback } = result.error;
     const method = result.error.hook ?? hookMethods[hook];
-    this.context?.log('Error', traceback || `${type}: ${message}`, { sourceClass: this.spec.className, sourceMethod: method }, call);
+    // IoP's %traceback Host setting (default on) decides whether the traceback is logged.
+    if (!/^(0|false)$/i.test(this.context?.settings.host['%traceback'] ?? '')) {
+      this.context?.log('Error', traceback || `${type}: ${message}`, { sourceClass: this.spec.className, sourceMethod: method }, call);
+    }
     throw new ConveyorError('ERR_COMPONENT_FAILED', `Exception in Python class: ${this.spec.module}.${this.spec.className} - ${type} - ${message}`, { details: result.error });
   }
 
