@@ -1,5 +1,6 @@
 /** The portal shell: sign-in gate, navigation, namespace picker, and the page of the current hash. */
 import type { ReactNode } from 'react';
+import { Configuration } from './pages/Configuration.tsx';
 import { EventLog } from './pages/EventLog.tsx';
 import { MessageDetail, Messages } from './pages/Messages.tsx';
 import { Productions } from './pages/Productions.tsx';
@@ -21,6 +22,8 @@ function page(route: Route): ReactNode {
       return <EventLog />;
     case 'messages':
       return id ? <MessageDetail key={id} id={Number(id)} /> : <Messages key={route.query.toString()} query={route.query} />;
+    case 'production':
+      return <Configuration key={id} production={id ?? ''} />;
     case 'trace':
       return <Trace key={id} session={Number(id)} />;
     default:

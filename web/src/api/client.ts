@@ -73,6 +73,8 @@ export class Api {
     try {
       response = await fetch(url, {
         method,
+        // The Authorization header is set by hand; 'omit' keeps a 401 from opening the browser's own login dialog.
+        credentials: 'omit',
         headers: { authorization: authorization(this.credentials), ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { body: JSON.stringify({ namespace: this.namespace, ...body }) } : {}),
       });

@@ -62,6 +62,7 @@ export function Trace({ session }: { session: number }) {
     <>
       <Panel title={`Trace of session ${session}`} actions={<button type="button" onClick={trace.reload}>Refresh</button>}>
         <ErrorNote error={trace.error} />
+        {trace.data ? (
         <div className="trace-scroll">
           <svg className="trace" width={width} height={height} role="img" aria-label={`Trace of session ${session}`}>
             <defs>
@@ -105,6 +106,7 @@ export function Trace({ session }: { session: number }) {
                   onClick={() => setSelected(m.id)}
                   onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setSelected(m.id)}
                 >
+                  <rect className="trace-hit" x={0} y={y - rowHeight / 2} width={width} height={rowHeight - 2} />
                   <text x={8} y={y + 4} className="trace-time">
                     {`+${((m.createdAt - start) / 1000).toFixed(3)} s`}
                   </text>
@@ -122,6 +124,7 @@ export function Trace({ session }: { session: number }) {
             })}
           </svg>
         </div>
+        ) : null}
         <p className="muted">Solid arrows are requests, dashed ones responses; red marks an error. Select an arrow (click or Enter) to see the message.</p>
       </Panel>
       {selected !== null ? <MessageDetail id={selected} /> : null}

@@ -1,0 +1,43 @@
+/**
+ * Mounts the management portal on an API app: its routes under the API prefix (and the `/v1` alias),
+ * the built files (`dist/portal`, from `npx vite build --config web/vite.config.ts`) under `/portal/`
+ * without authentication (the page signs in against the API itself), and `/` redirecting there.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from './error-replies.ts';
+import type { PortalEngine } from './portal-engine.ts';
+import { registerPortalRoutes } from './portal-routes.ts';
+import type { RouteCatalog } from './route-catalog.ts';
+
+export const defaultPortalDir = fileURLToPath(new URL('../../dist/portal', import.meta.url));
+export const portalPath = '/portal/';
+
+export interface PortalMountOptions {
+  /** The API mount prefix (default `/api/iop`). */
+  apiPrefix?: string;
+  /** The built portal (default `<package>/dist/portal`). */
+  portalDir?: string;
+  /** Where the routes are recorded for `GET /openapi.json`. */
+  catalog?: RouteCatalog | null;
+}
+
+/** Call before `app.ready()` / `listen()`. */
+export async function mountPortal(app: FastifyInstance, engine: PortalEngine, options: PortalMountOptions = {}): Promise<void> {
+  const apiPrefix = options.apiPrefix ?? '/api/iop';
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null), { prefix: apiPrefix });
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, null), { prefix: `${apiPrefix}/v1` });
+
+  const root = options.portalDir ?? defaultPortalDir;
+  app.get('/', (_request, reply) => reply.redirect(portalPath));
+  app.get('/portal', (_request, reply) => reply.redirect(portalPath));
+  if (existsSync(root)) {
+    await app.register(fastifyStatic, { root, prefix: portalPath, index: ['index.html'] });
+  } else {
+    app.get(`${portalPath}*`, (_request, reply) =>
+      sendError(reply, 404, { error: `The portal is not built (no ${root}): run npx vite build --config web/vite.config.ts`, code: 'ERR_NOT_AVAILABLE' }),
+    );
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The portal in a real browser (Debian Chromium through playwright-core) against a real server with
+ * a real Python production (fixtures/orders, uploaded through PUT /migrate). The tests run in order
+ * on one page, as an operator's session would, and take the README screenshots.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser } from './support/browser.ts';
+import { adminPassword, migrateFixture, startPortalServer, type PortalServer } from './support/portal-server.ts';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const screenshots = join(repoRoot, 'docs', 'screenshots');
+
+describe.skipIf(!hasChromium)('portal in a browser', () => {
+  let home: string;
+  let server: PortalServer;
+  let browser: Browser;
+  let page: Page;
+  const shot = (name: string) => page.screenshot({ path: join(screenshots, `${name}.png`) });
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: repoRoot });
+    home = await mkdtemp(join(tmpdir(), 'conveyor-portal-e2e-'));
+    server = await startPortalServer(home);
+    await migrateFixture(server);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(15_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.api('POST', '/kill').catch(() => undefined);
+    await server?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
+
+  it('refuses a wrong password where it was typed, then signs in', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByLabel('User').fill('admin');
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Wrong user name or password.');
+    await page.getByLabel('Password').fill(adminPassword);
+    await shot('sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('table', { name: 'Productions' }).waitFor();
+    expect(await page.locator('.top-bar .user').textContent()).toBe('admin · admin');
+  });
+
+  it('starts the production from the productions page', async () => {
+    const row = page.locator('tr[data-production="Portal.Orders"]');
+    await row.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('Running');
+    expect(JSON.parse((await server.api('GET', '/status')).text)).toEqual({ production: 'Portal.Orders', status: 'running' });
+    await shot('productions');
+  });
+
+  it('follows the log live and filters it by item', async () => {
+    await page.getByRole('link', { name: 'Event log' }).click();
+    const log = page.getByRole('table', { name: 'Log entries' });
+    await expect.poll(() => log.locator('tbody tr', { hasText: 'shipped order' }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const before = await log.locator('tbody tr', { hasText: 'emitting order' }).count();
+    await expect.poll(() => log.locator('tbody tr', { hasText: 'emitting order' }).count(), { timeout: 30_000 }).toBeGreaterThan(before);
+    await page.getByLabel('Item filter').selectOption('ShippingOperation');
+    const items = await log.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(items.length).toBeGreaterThan(0);
+    expect(new Set(items)).toEqual(new Set(['ShippingOperation']));
+    await shot('event-log');
+    await page.getByLabel('Item filter').selectOption('');
+  });
+
+  it('finds a message and opens the trace of its session', async () => {
+    await page.getByRole('link', { name: 'Messages' }).click();
+    await page.locator('input[name="target"]').fill('ShippingOperation');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const rows = page.getByRole('table', { name: 'Messages found' }).locator('tbody tr');
+    await expect.poll(() => rows.first().locator('td:nth-child(6)').textContent()).toBe('ShippingOperation');
+    await shot('messages');
+    await rows.first().locator('td:nth-child(3) a').click();
+    const trace = page.locator('svg.trace');
+    await trace.waitFor();
+    expect(await trace.locator('.trace-item').allTextContents()).toEqual(['OrderService', 'OrderRouter', 'ShippingOperation']);
+    expect(await trace.locator('.trace-message.request').count()).toBe(2);
+    expect(await trace.locator('.trace-message.response').count()).toBe(2);
+    expect(await trace.locator('.trace-log', { hasText: 'shipped order' }).count()).toBe(1);
+    await trace.locator('.trace-message.request').last().click();
+    await expect.poll(() => page.getByLabel('Body').textContent()).toContain('"customer": "ACME"');
+    await shot('trace');
+  });
+
+  it('edits a setting, saves it and applies it with Update', async () => {
+    await page.getByRole('link', { name: 'Productions' }).click();
+    await page.getByRole('link', { name: 'Portal.Orders' }).click();
+    await page.getByRole('button', { name: 'Item ShippingOperation' }).click();
+    const region = page.getByRole('region', { name: 'Item settings' });
+    await region.getByRole('button', { name: '+ prefix' }).click();
+    await region.getByLabel('Value of prefix').fill('DISPATCHED');
+    await region.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice', { hasText: 'Press Update' }).waitFor();
+    const stored = JSON.parse((await server.api('GET', '/export?production=Portal.Orders')).text) as { items: Array<{ name: string; settings: unknown[] }> };
+    expect(stored.items.find((item) => item.name === 'ShippingOperation')!.settings).toEqual([{ target: 'Host', name: 'prefix', value: 'DISPATCHED' }]);
+    await shot('configuration');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect
+      .poll(async () => (JSON.parse((await server.api('GET', '/log?top=30')).text) as Array<{ text: string }>).some((entry) => entry.text.startsWith('DISPATCHED order')), { timeout: 30_000 })
+      .toBe(true);
+  });
+
+  it('stops the production', async () => {
+    await page.getByRole('link', { name: 'Productions' }).click();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    const row = page.locator('tr[data-production="Portal.Orders"]');
+    await expect.poll(() => row.locator('.badge').textContent(), { timeout: 30_000 }).toBe('Stopped');
+  });
+});

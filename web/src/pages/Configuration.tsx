@@ -1,0 +1,198 @@
+/**
+ * Production configuration: the diagram of its items with their state, the selected item's settings
+ * (edited into the definition, applied to the running production with Update), enable/disable,
+ * start/stop/restart one component, and the export of the definition.
+ */
+import { useEffect, useState } from 'react';
+import type { ClassBinding, DefinitionJson, ItemJson, ItemsReply, Setting } from '../api/types.ts';
+import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
+import { ProductionDiagram } from '../components/ProductionDiagram.tsx';
+import { useSession } from '../session.tsx';
+
+export function Configuration({ production }: { production: string }) {
+  const { api, can } = useSession();
+  const items = useLoad(() => api.get<ItemsReply>('/items', { production }), [api, production], 3000);
+  const stored = useLoad(() => api.get<DefinitionJson>('/definition', { production }), [api, production]);
+  const classes = useLoad(() => api.get<{ classes: ClassBinding[] }>('/classes'), [api]);
+  const [draft, setDraft] = useState<DefinitionJson | null>(null);
+  const [selected, setSelected] = useState('');
+  const [saved, setSaved] = useState(false);
+  const [showExport, setShowExport] = useState(false);
+  const save = useAction();
+  const lifecycle = useAction();
+
+  useEffect(() => {
+    if (stored.data) setDraft(structuredClone(stored.data));
+  }, [stored.data]);
+  useEffect(() => {
+    if (!selected && items.data?.items[0]) setSelected(items.data.items[0].name);
+  }, [items.data, selected]);
+
+  const running = items.data?.running ?? false;
+  const dirty = draft !== null && stored.data !== undefined && JSON.stringify(draft) !== JSON.stringify(stored.data);
+  const item = draft?.items.find((candidate) => candidate.name === selected);
+  const state = items.data?.items.find((candidate) => candidate.name === selected);
+  const binding = classes.data?.classes.find((candidate) => candidate.name === item?.classname);
+
+  function patchItem(patch: Partial<ItemJson>) {
+    if (!draft) return;
+    setSaved(false);
+    setDraft({ ...draft, items: draft.items.map((candidate) => (candidate.name === selected ? { ...candidate, ...patch } : candidate)) });
+  }
+  function patchSetting(index: number, patch: Partial<Setting>) {
+    if (!item) return;
+    patchItem({ settings: item.settings.map((setting, at) => (at === index ? { ...setting, ...patch } : setting)) });
+  }
+  async function saveDraft() {
+    if (!draft) return;
+    if (await save.run(() => api.put('/definition', { definition: draft }))) {
+      setSaved(true);
+      stored.reload();
+    }
+  }
+  const component = (action: 'start' | 'stop' | 'restart') => lifecycle.run(() => api.post(`/component/${action}`, { component: selected })).then(items.reload);
+
+  return (
+    <>
+      <Panel
+        title={
+          <>
+            {production} {items.data ? <StatusBadge status={running ? 'running' : 'stopped'} /> : null}
+          </>
+        }
+        actions={
+          <>
+            {can('operator') && running ? (
+              <button type="button" disabled={lifecycle.busy} onClick={() => lifecycle.run(() => api.post('/update')).then(() => (setSaved(false), items.reload()))}>
+                Update
+              </button>
+            ) : null}
+            <button type="button" onClick={() => setShowExport(!showExport)} aria-expanded={showExport}>
+              {showExport ? 'Hide export' : 'Export'}
+            </button>
+          </>
+        }
+      >
+        <ErrorNote error={items.error || stored.error || lifecycle.error} />
+        {saved ? <div className="notice">Saved to the definition. {running ? 'Press Update to apply it to the running production.' : 'It applies when the production starts.'}</div> : null}
+        {showExport && stored.data ? (
+          <div>
+            <pre className="code" aria-label="Exported definition">
+              {JSON.stringify(stored.data, null, 2)}
+            </pre>
+            <a className="button" download={`${production}.json`} href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(stored.data, null, 2))}`}>
+              Download JSON
+            </a>
+          </div>
+        ) : null}
+        <div className="config-layout">
+          <div>{items.data ? <ProductionDiagram items={items.data.items} selected={selected} onSelect={setSelected} /> : null}</div>
+          <div aria-label="Item settings" role="region">
+            {item ? (
+              <>
+                <h3>
+                  {item.name} <span className="muted">{item.classname}</span>
+                </h3>
+                {state ? (
+                  <p>
+                    <StatusBadge status={item.enabled ? state.state : 'disabled'} /> queue {state.queued}, in progress {state.delivered}, jobs {state.jobs}
+                    {state.error ? <span className="error-text"> — {state.error}</span> : null}
+                  </p>
+                ) : null}
+                {can('operator') && running ? (
+                  <div className="button-row">
+                    <button type="button" disabled={lifecycle.busy} onClick={() => component('start')}>
+                      Start item
+                    </button>
+                    <button type="button" disabled={lifecycle.busy} onClick={() => component('stop')}>
+                      Stop item
+                    </button>
+                    <button type="button" disabled={lifecycle.busy} onClick={() => component('restart')}>
+                      Restart item
+                    </button>
+                  </div>
+                ) : null}
+                <fieldset disabled={!can('admin')} className="plain">
+                  <div className="item-fields">
+                    <label className="inline">
+                      <input type="checkbox" checked={item.enabled} onChange={(e) => patchItem({ enabled: e.target.checked })} /> Enabled
+                    </label>
+                    <label>
+                      Pool size
+                      <input type="number" min={0} value={item.pool_size} onChange={(e) => patchItem({ pool_size: Number(e.target.value) })} />
+                    </label>
+                    <label>
+                      Schedule
+                      <input value={item.schedule} onChange={(e) => patchItem({ schedule: e.target.value })} />
+                    </label>
+                  </div>
+                  <label>
+                    Comment
+                    <input value={item.comment} onChange={(e) => patchItem({ comment: e.target.value })} />
+                  </label>
+                  <table className="grid settings-table" aria-label="Settings">
+                    <thead>
+                      <tr>
+                        <th>Target</th>
+                        <th>Name</th>
+                        <th>Value</th>
+                        <th />
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {item.settings.map((setting, index) => (
+                        <tr key={index}>
+                          <td>
+                            <select value={setting.target} onChange={(e) => patchSetting(index, { target: e.target.value as Setting['target'] })} aria-label="Setting target">
+                              <option>Host</option>
+                              <option>Adapter</option>
+                            </select>
+                          </td>
+                          <td>
+                            <input value={setting.name} onChange={(e) => patchSetting(index, { name: e.target.value })} aria-label="Setting name" />
+                          </td>
+                          <td>
+                            <input value={setting.value} onChange={(e) => patchSetting(index, { value: e.target.value })} aria-label={`Value of ${setting.name}`} />
+                          </td>
+                          <td>
+                            <button type="button" className="link" onClick={() => patchItem({ settings: item.settings.filter((_, at) => at !== index) })} aria-label={`Remove ${setting.name}`}>
+                              ✕
+                            </button>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  <div className="button-row">
+                    <button type="button" onClick={() => patchItem({ settings: [...item.settings, { target: 'Host', name: '', value: '' }] })}>
+                      Add setting
+                    </button>
+                    {binding?.settings
+                      .filter((declared) => !item.settings.some((setting) => setting.name === declared.name))
+                      .map((declared) => (
+                        <button key={declared.name} type="button" className="link" title={declared.description} onClick={() => patchItem({ settings: [...item.settings, { target: 'Host', name: declared.name, value: declared.defaultValue ?? '' }] })}>
+                          + {declared.name}
+                        </button>
+                      ))}
+                  </div>
+                  <div className="button-row">
+                    <button type="button" className="primary" disabled={!dirty || save.busy} onClick={saveDraft}>
+                      Save
+                    </button>
+                    <button type="button" disabled={!dirty} onClick={() => stored.data && setDraft(structuredClone(stored.data))}>
+                      Discard changes
+                    </button>
+                    {dirty ? <span className="muted">Unsaved changes</span> : null}
+                  </div>
+                  <ErrorNote error={save.error} />
+                </fieldset>
+              </>
+            ) : (
+              <p className="muted">Select an item in the diagram.</p>
+            )}
+          </div>
+        </div>
+      </Panel>
+    </>
+  );
+}
