@@ -50,3 +50,4 @@ export { parseTestEnvelope } from './test-envelope.ts';
 export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
 export { TransformCache, type CacheKey } from './cache.ts';
 export { interpretTransform, type InterpretedTransform } from './interpret.ts';
+export { checkPathsAgainstSchemas, type DocTypeSchemas } from './schema-check.ts';
