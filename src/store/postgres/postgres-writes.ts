@@ -160,7 +160,9 @@ async function applyBatch(
     else if (op.kind === 'patch-messages') patches.push(...op.patches);
     else {
       const namespaceId = namespaceIds.get(op.namespace)!;
-      logs.set(namespaceId, [...(logs.get(namespaceId) ?? []), index]);
+      const indexes = logs.get(namespaceId);
+      if (indexes === undefined) logs.set(namespaceId, [index]);
+      else indexes.push(index);
     }
   });
   if (inserts.length > 0) await insertMessages(client, batch, inserts, namespaceIds, results, now);
