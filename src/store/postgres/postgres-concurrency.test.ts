@@ -148,15 +148,16 @@ describePg('PostgreSQL store: several nodes at once', () => {
 
   it('elects one poller per lease, renews it, and hands it over when the holder stops renewing', async () => {
     const [a, b] = nodes.map((node) => node.cluster!) as [NonNullable<Store['cluster']>, NonNullable<Store['cluster']>];
-    const contest = await Promise.all([a.tryAcquireLease('USER/poller', 'node-a', 300), b.tryAcquireLease('USER/poller', 'node-b', 300)]);
+    // TTLs long enough that a loaded machine cannot let the lease lapse between two steps.
+    const contest = await Promise.all([a.tryAcquireLease('USER/poller', 'node-a', 1_500), b.tryAcquireLease('USER/poller', 'node-b', 1_500)]);
     expect(contest.filter(Boolean)).toHaveLength(1);
     const [winner, loser, winnerId, loserId] = contest[0] ? [a, b, 'node-a', 'node-b'] : [b, a, 'node-b', 'node-a'];
-    expect(await winner.tryAcquireLease('USER/poller', winnerId, 300)).toBe(true);
-    expect(await loser.tryAcquireLease('USER/poller', loserId, 300)).toBe(false);
+    expect(await winner.tryAcquireLease('USER/poller', winnerId, 1_500)).toBe(true);
+    expect(await loser.tryAcquireLease('USER/poller', loserId, 1_500)).toBe(false);
     const lease = await loser.getLease('USER/poller');
     expect(lease).toMatchObject({ name: 'USER/poller', owner: winnerId });
     // The winner stops renewing (it died); once the lease lapses the other node takes it.
-    await waitFor(() => loser.tryAcquireLease('USER/poller', loserId, 60_000), 5_000, 'the lease to move');
+    await waitFor(() => loser.tryAcquireLease('USER/poller', loserId, 60_000), 10_000, 'the lease to move');
     expect((await winner.getLease('USER/poller'))!.owner).toBe(loserId);
     expect(await winner.tryAcquireLease('USER/poller', winnerId, 300)).toBe(false);
     expect(await winner.releaseLease('USER/poller', winnerId)).toBe(false);
