@@ -4,11 +4,11 @@
  * ended by Ctrl+C, and a remote migrate + test of a Python package.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPassword, cleanEnv, cliPath, echoPackageCopy, runCli, startCli, startServer, temporaryFolder, waitForOutput, type RunningServer } from './support/cli-harness.ts';
+import { adminPassword, cleanEnv, cliPath, echoPackageCopy, repositoryRoot, runCli, startCli, startServer, temporaryFolder, waitForOutput, type RunningServer } from './support/cli-harness.ts';
 
 let server: RunningServer;
 let env: Record<string, string>;
@@ -411,6 +411,26 @@ describe('cli remote activation order', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(existsSync(join(server.home, 'packages', 'USER', 'echo_via_settings', 'settings.py'))).toBe(true);
     } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the Python SDK fixture package, remotely', () => {
+  it('migrates the SDK fixture (imports that fail on the client included), starts it and tests an operation with typed settings', async () => {
+    const folder = temporaryFolder('cli-sdk-fixture-');
+    try {
+      cpSync(join(repositoryRoot, 'test', 'fixtures', 'python', 'migration'), folder, { recursive: true });
+      const settings = join(folder, 'settings.py');
+      writeFileSync(settings, `${readFileSync(settings, 'utf8')}\nREMOTE_SETTINGS = {"url": "${server.url}", "username": "admin", "password": "${adminPassword}", "package": "sdk_fixture"}\n`);
+      const migrated = await runCli(['-m', settings], { env: cleanEnv(), cwd: work });
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(Object.keys(JSON.parse((await cli(['-l'])).stdout))).toEqual(expect.arrayContaining(['Python.TestSettingProduction', 'dc.Python.Production']));
+      expect((await cli(['-s', 'Python.TestSettingProduction', '-D'])).code).toBe(0);
+      const tested = await cli(['-t', 'UnitTest.MySettingOperation', '-C', 'Ens.StringRequest', '-B', '{"StringValue": "my_int_var"}']);
+      expect(tested).toEqual({ code: 0, stdout: 'classname: message.MyResponse\nbody:\n{\n    "value": "1"\n}\n', stderr: '' });
+    } finally {
+      await cli(['-S']);
       rmSync(folder, { recursive: true, force: true });
     }
   });
