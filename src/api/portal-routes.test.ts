@@ -184,6 +184,15 @@ describe('portal routes', () => {
     expect(bad.json().error).toBe('item Python.Router: pool_size must be an integer of at least 0, not -1');
   });
 
+  it('runs a test call and answers its session and duration', async () => {
+    await engine.start('USER', 'Demo.Production');
+    const reply = await app.inject({ method: 'POST', url: '/api/iop/test-run', headers: auth('operator'), payload: { target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 } } });
+    expect(reply.json()).toEqual({ classname: 'msg.Reply', body: '{"ok":true}', truncated: false, session_id: 1, duration_ms: 1 });
+    expect(engine.lastCall('test')?.args[0]).toEqual({ target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 }, restart: false });
+    const missing = await app.inject({ method: 'POST', url: '/api/iop/test-run', headers: auth('operator'), payload: {} });
+    expect(missing.json().error).toBe('target is required: the config name of the item to call');
+  });
+
   it('searches the event log and validates its type', async () => {
     engine.addLog('USER', 5);
     const entries = (await app.inject({ url: '/api/iop/log/search?limit=2', headers: auth('viewer') })).json() as Array<{ id: number; time_logged: string }>;

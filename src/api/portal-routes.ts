@@ -9,11 +9,11 @@ import { ConveyorError } from '../core/errors.ts';
 import { logTypes, type LogType } from '../core/log.ts';
 import type { MessageKind, MessageStatus } from '../core/message.ts';
 import type { MessageFilter } from '../store/store.ts';
-import { exportJson, logEntryJson } from './http-shapes.ts';
+import { exportJson, logEntryJson, testReply } from './http-shapes.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { registerPortalDtlRoutes } from './portal-dtl-routes.ts';
 import type { PortalEngine } from './portal-engine.ts';
-import { bodyObject, optionalString, queryInteger, queryString, requestNamespace } from './request-input.ts';
+import { bodyObject, optionalBoolean, optionalString, queryInteger, queryString, requestNamespace, requiredString } from './request-input.ts';
 import { addRoute, type RouteCatalog } from './route-catalog.ts';
 import * as s from './schemas.ts';
 
@@ -208,6 +208,27 @@ export function registerPortalRoutes(scope: FastifyInstance, engine: PortalEngin
       const definition = definitionFromJson(given, existing);
       await engine.putDefinition(namespace, definition);
       return { production: definition.name, items: definition.items.length };
+    },
+  );
+
+  route(
+    {
+      method: 'POST',
+      url: '/test-run',
+      role: 'operator',
+      summary: 'Send a test message to an item (like POST /test) and also answer its session and duration, for the trace',
+      parameters: [s.namespaceQuery],
+      body: { schema: s.object({ target: s.str, classname: s.str, body: {}, restart: s.bool, namespace: s.str }, ['target']), required: true },
+      responses: s.ok('The reply', any),
+    },
+    async (request) => {
+      const namespace = await requestNamespace(request, engine);
+      const body = bodyObject(request);
+      const target = requiredString(body, 'target', 'the config name of the item to call');
+      const classname = optionalString(body, 'classname');
+      const restart = optionalBoolean(body, 'restart');
+      const result = await engine.test(namespace, { target, ...(classname ? { classname } : {}), ...(body.body !== undefined ? { body: body.body } : {}), restart: restart ?? false });
+      return { ...testReply(result.classname, result.body), session_id: result.sessionId, duration_ms: result.durationMs };
     },
   );
 

@@ -112,6 +112,30 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
       .toBe(true);
   });
 
+  it('tests a component and shows the reply with its trace', async () => {
+    await page.getByRole('link', { name: 'Test' }).click();
+    await page.getByLabel('Target item').selectOption('ShippingOperation');
+    await page.getByLabel('Message class').fill('msg.Order');
+    await page.getByLabel('Body').fill('{"number": 42, "customer": "Tester"');
+    await expect.poll(() => page.locator('.test-form .error-note').textContent()).toMatch(/^Not valid JSON/);
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await page.getByLabel('Body').fill('{"number": 42, "customer": "Tester"}');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.getByRole('region', { name: 'Reply' });
+    await expect.poll(() => reply.locator('pre').textContent(), { timeout: 30_000 }).toContain('"text": "DISPATCHED order 42 for Tester"');
+    expect(await reply.locator('code').textContent()).toBe('msg.Receipt');
+    await page.locator('svg.trace .trace-message.response').first().waitFor();
+    await shot('test-component');
+  });
+
+  it('shows the queues of the running production', async () => {
+    await page.getByRole('link', { name: 'Queues' }).click();
+    const rows = page.getByRole('table', { name: 'Queues' }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.locator('td:first-child').allTextContents()).toEqual(['OrderService', 'OrderRouter', 'ShippingOperation']);
+    await shot('queues');
+  });
+
   it('stops the production', async () => {
     await page.getByRole('link', { name: 'Productions' }).click();
     await page.getByRole('button', { name: 'Stop' }).click();

@@ -4,7 +4,9 @@ import { Configuration } from './pages/Configuration.tsx';
 import { EventLog } from './pages/EventLog.tsx';
 import { MessageDetail, Messages } from './pages/Messages.tsx';
 import { Productions } from './pages/Productions.tsx';
+import { Queues } from './pages/Queues.tsx';
 import { SignIn } from './pages/SignIn.tsx';
+import { TestComponent } from './pages/TestComponent.tsx';
 import { Trace } from './pages/Trace.tsx';
 import { href, useRoute, type Route } from './router.ts';
 import { SessionGate, useSession } from './session.tsx';
@@ -13,6 +15,8 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'productions', label: 'Productions' },
   { key: 'log', label: 'Event log' },
   { key: 'messages', label: 'Messages' },
+  { key: 'queues', label: 'Queues' },
+  { key: 'test', label: 'Test' },
 ];
 
 function page(route: Route): ReactNode {
@@ -22,6 +26,10 @@ function page(route: Route): ReactNode {
       return <EventLog />;
     case 'messages':
       return id ? <MessageDetail key={id} id={Number(id)} /> : <Messages key={route.query.toString()} query={route.query} />;
+    case 'queues':
+      return <Queues />;
+    case 'test':
+      return <TestComponent />;
     case 'production':
       return <Configuration key={id} production={id ?? ''} />;
     case 'trace':

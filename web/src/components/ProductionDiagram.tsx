@@ -6,9 +6,9 @@ import type { ItemState } from '../api/types.ts';
 
 const columns = ['service', 'process', 'operation', 'component'] as const;
 const titles: Record<string, string> = { service: 'Services', process: 'Processes', operation: 'Operations', component: 'Other' };
-const nodeWidth = 210;
+const nodeWidth = 180;
 const nodeHeight = 54;
-const gapX = 110;
+const gapX = 64;
 const gapY = 18;
 const top = 36;
 
@@ -84,7 +84,7 @@ export function ProductionDiagram({ items, selected, onSelect }: { items: ItemSt
             <rect width={nodeWidth} height={nodeHeight} rx={8} />
             <circle cx={14} cy={17} r={5} className="diagram-dot" />
             <text x={26} y={21} className="diagram-name">
-              {item.name.length > 24 ? `${item.name.slice(0, 23)}…` : item.name}
+              {item.name.length > 20 ? `${item.name.slice(0, 19)}…` : item.name}
             </text>
             <text x={14} y={41} className="diagram-meta">
               {`${item.enabled ? item.state : 'disabled'} · queue ${item.queued}${item.delivered ? ` (+${item.delivered})` : ''}${item.error ? ' · error' : ''}`}
