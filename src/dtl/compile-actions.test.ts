@@ -89,6 +89,19 @@ describe('missing-source parameters', () => {
   });
 });
 
+describe('TREATEMPTYREPEATINGFIELDASNULL', () => {
+  const body = `<assign value='source.{codes()}' property='target.{codes()}'/>\n<foreach property='source.{note()}' key='k'><assign value='k' property='target.{seen()}' action='append'/></foreach>`;
+
+  it('0: an empty repeating source still writes [] and an empty scalar iterates once', async () => {
+    expect((await run(body, { codes: [], note: '' }, { params: { TREATEMPTYREPEATINGFIELDASNULL: 0 } })).target).toEqual({ codes: [], seen: [1] });
+  });
+
+  it('1: neither the shortcut copy nor the loop runs', async () => {
+    expect((await run(body, { codes: [], note: '' }, { params: { TREATEMPTYREPEATINGFIELDASNULL: 1 } })).target).toEqual({});
+    expect((await run(body, { codes: ['a'], note: 'x' }, { params: { TREATEMPTYREPEATINGFIELDASNULL: 1 } })).target).toEqual({ codes: ['a'], seen: [1] });
+  });
+});
+
 describe('<foreach>', () => {
   it('iterates 1-based over lists, nests with outer keys, and leaves the key "" when done', async () => {
     const r = await run(

@@ -54,7 +54,7 @@ describe('parseTransform', () => {
 
   it('warns about unknown attributes and keeps going', () => {
     const ast = parseTransform(T(`<assign value='1' property='target.a' expanded='1' color='red'/>`));
-    expect(ast.warnings).toEqual([{ pos: { line: 2, column: 59 }, message: 'unknown attribute "color" on <assign> is ignored' }]);
+    expect(ast.warnings).toEqual([{ pos: { line: 2, column: 52 }, message: 'unknown attribute "color" on <assign> is ignored' }]);
   });
 
   it('reports missing and bad attributes with their positions', () => {

@@ -72,7 +72,7 @@ class Reader {
   checkAttributes(el: XmlElement): void {
     const known = ATTRIBUTES[el.name] ?? [];
     for (const [name, attr] of el.attributes) {
-      if (!known.includes(name)) this.warn(attr.pos, `unknown attribute "${name}" on <${el.name}> is ignored`);
+      if (!known.includes(name)) this.warn(attr.namePos, `unknown attribute "${name}" on <${el.name}> is ignored`);
     }
   }
 

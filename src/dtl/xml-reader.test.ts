@@ -7,10 +7,10 @@ describe('readXml', () => {
     const root = readXml(`<transform a='1'>\n  <assign  value="x&amp;y" property='p'/>\n</transform>`);
     expect(root.name).toBe('transform');
     expect(root.pos).toEqual({ line: 1, column: 1 });
-    expect(root.attributes.get('a')).toEqual({ value: '1', pos: { line: 1, column: 15 } });
+    expect(root.attributes.get('a')).toEqual({ value: '1', pos: { line: 1, column: 15 }, namePos: { line: 1, column: 12 } });
     const assign = root.children[0]!;
     expect(assign.pos).toEqual({ line: 2, column: 3 });
-    expect(assign.attributes.get('value')).toEqual({ value: 'x&y', pos: { line: 2, column: 19 } });
+    expect(assign.attributes.get('value')).toEqual({ value: 'x&y', pos: { line: 2, column: 19 }, namePos: { line: 2, column: 12 } });
     expect(assign.attributes.get('property')!.pos).toEqual({ line: 2, column: 38 });
   });
 

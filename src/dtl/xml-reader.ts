@@ -10,6 +10,8 @@ export interface XmlAttribute {
   value: string;
   /** Where the value starts (the character after the opening quote). */
   pos: Position;
+  /** Where the attribute's name starts. */
+  namePos: Position;
 }
 
 export interface XmlElement {
@@ -73,7 +75,8 @@ export function readXml(text: string): XmlElement {
     if (!current || attr.name === 'xmlns' || attr.name.startsWith('xmlns:')) return;
     const closing = parser.position - 1;
     const opening = text.lastIndexOf(text[closing] ?? '"', closing - 1);
-    current.attributes.set(localName(attr.name), { value: attr.value, pos: positionOf(starts, opening + 1) });
+    const name = text.lastIndexOf(attr.name, opening);
+    current.attributes.set(localName(attr.name), { value: attr.value, pos: positionOf(starts, opening + 1), namePos: positionOf(starts, name) });
   });
   parser.on('opentag', () => {
     if (!current) return;
