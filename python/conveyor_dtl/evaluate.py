@@ -1,0 +1,61 @@
+"""Runs the Python of a DTL transform (language="python", Python <code>) for the engine.
+
+Reads one request as JSON on stdin ({mode, code, imports, source, target, aux, locals}), evaluates
+it with `source` / `target` offering the IoP virtual-document calls (GetValueAt, SetValueAt) over
+the JSON documents, and writes the result as JSON on stdout. A failure exits non-zero with the
+Python error on stderr.
+"""
+import json, re, sys
+
+def _steps(path):
+    out = []
+    for part in path.split('.'):
+        m = re.match(r'^([A-Za-z_%][A-Za-z0-9_]*)?((?:\([^)]*\))*)$', part)
+        if not m:
+            raise ValueError('bad path ' + path)
+        if m.group(1):
+            out.append(m.group(1))
+        for ix in re.findall(r'\(([^)]*)\)', m.group(2)):
+            out.append(int(ix) if ix.isdigit() else ix.strip('"'))
+    return out
+
+class Document:
+    def __init__(self, data):
+        self.data = data
+    def GetValueAt(self, path):
+        node = self.data
+        for s in _steps(path):
+            if isinstance(s, int) and isinstance(node, list):
+                node = node[s - 1] if 0 < s <= len(node) else None
+            elif isinstance(node, dict):
+                node = node.get(str(s))
+            else:
+                node = None
+            if node is None:
+                return ''
+        return node
+    def SetValueAt(self, value, path, action='set', key=''):
+        steps = _steps(path)
+        node = self.data
+        for s in steps[:-1]:
+            node = node.setdefault(str(s), {})
+        last = str(steps[-1])
+        if action == 'append':
+            node.setdefault(last, []).append(value)
+        else:
+            node[last] = value
+        return 1
+
+request = json.loads(sys.stdin.read())
+scope = dict(request['locals'])
+scope.update(source=Document(request['source']), target=Document(request['target']), aux=request['aux'])
+if request['imports'].strip():
+    exec(request['imports'], scope)
+result = {}
+if request['mode'] == 'eval':
+    result['value'] = eval(request['code'], scope)
+else:
+    exec(request['code'], scope)
+    result['target'] = scope['target'].data
+    result['locals'] = {k: v for k, v in scope.items() if k in request['locals'] or (not k.startswith('__') and isinstance(v, (str, int, float, bool, list, dict)))}
+sys.stdout.write(json.dumps(result))
