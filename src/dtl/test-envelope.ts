@@ -5,6 +5,7 @@
  */
 import { ConveyorError } from '../core/errors.ts';
 import { DtlSyntaxError, shift, type Position } from './diagnostics.ts';
+import { jsonErrorOffset } from './json-error.ts';
 import type { JsonValue } from './values.ts';
 import { readXml, type XmlElement } from './xml-reader.ts';
 
@@ -18,13 +19,8 @@ function jsonAt(text: string, start: Position, document: string): JsonValue {
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {
-    const offset = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-    let pos = start;
-    if (offset) {
-      const before = text.slice(0, Number(offset[1]));
-      const lines = before.split('\n');
-      pos = lines.length === 1 ? { line: start.line, column: start.column + before.length } : { line: start.line + lines.length - 1, column: lines[lines.length - 1]!.length + 1 };
-    }
+    const offset = jsonErrorOffset(text);
+    const pos = offset < 0 ? start : shift(start, text, offset);
     return fail(document, pos, `the test message is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
