@@ -186,6 +186,18 @@ describe('migrateSettings: missing sections and errors', () => {
     expect((await failure(path)).message).toBe(`${path}: SCHEMAS[0] (settings.Loose): The class must be a subclass of _Message or _PydanticMessage`);
   });
 
+  it('gives up on a file whose import never finishes', async () => {
+    const path = settingsFolder({ 'settings.py': 'import time\ntime.sleep(60)\n' });
+    const error = await migrateSettings(store, 'USER', path, { timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(isConveyorError(error, 'ERR_MIGRATION')).toBe(true);
+    expect((error as Error).message).toBe(`${path}: loading the file did not finish within 500 ms (does it wait for something at import time?)`);
+  });
+
+  it('names the interpreter it cannot start', async () => {
+    const error = await migrateSettings(store, 'USER', settingsPath, { interpreter: '/nonexistent/python3' }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`${settingsPath}: cannot start the Python interpreter '/nonexistent/python3': spawn /nonexistent/python3 ENOENT`);
+  });
+
   it('says when the settings file does not exist', async () => {
     const missing = join(workDir, 'nope', 'settings.py');
     expect((await failure(missing)).message).toBe(`${missing}: the settings file does not exist`);

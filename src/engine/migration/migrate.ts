@@ -15,14 +15,21 @@ import { runSettingsScript, type ScriptItem, type ScriptProduction } from './set
 
 const missingLines = { classes: 'No classes to register', productions: 'No productions to register', schemas: 'No schemas to register' } as const;
 
-export async function migrateSettings(store: Store, namespace: string, settingsPath: string, options: { interpreter?: string } = {}): Promise<MigrationReport> {
+export interface MigrateOptions {
+  /** Default: CONVEYOR_PYTHON or python3. */
+  interpreter?: string;
+  /** Longest time loading the file may take (default 120 s). */
+  timeoutMs?: number;
+}
+
+export async function migrateSettings(store: Store, namespace: string, settingsPath: string, options: MigrateOptions = {}): Promise<MigrationReport> {
   const path = resolve(settingsPath);
   try {
     await access(path);
   } catch {
     throw new ConveyorError('ERR_MIGRATION', `${path}: the settings file does not exist`);
   }
-  const document = await runSettingsScript(path, options.interpreter ?? defaultInterpreter());
+  const document = await runSettingsScript(path, options.interpreter ?? defaultInterpreter(), options.timeoutMs ?? 120_000);
   const now = Date.now();
   const bindings: ClassBinding[] = document.classes.map((c) => ({ ...c, runtime: 'python', updatedAt: now }));
   const productions = document.productions.map((p, index) => toDefinition(path, index, p));

@@ -51,12 +51,18 @@ export interface ScriptDocument {
 
 type Outcome = ScriptDocument | { error: { message: string; traceback: string } };
 
-export async function runSettingsScript(settingsPath: string, interpreter: string): Promise<ScriptDocument> {
+export async function runSettingsScript(settingsPath: string, interpreter: string, timeoutMs: number): Promise<ScriptDocument> {
   const existing = process.env.PYTHONPATH;
   const child = spawn(interpreter, ['-m', 'conveyor_migrate', settingsPath], {
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     env: { ...process.env, PYTHONPATH: existing ? `${pythonSdkDir}:${existing}` : pythonSdkDir, PYTHONIOENCODING: 'utf-8' },
   });
+  // Importing user modules runs user code: a file that never finishes must not hang the migration.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, timeoutMs);
   const [documentText, , stderr, exit] = await Promise.all([
     collect(child.stdio[3] as Readable),
     collect(child.stdout!),
@@ -66,6 +72,10 @@ export async function runSettingsScript(settingsPath: string, interpreter: strin
       child.once('close', (code) => resolve({ code, error: null }));
     }),
   ]);
+  clearTimeout(timer);
+  if (timedOut) {
+    throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: loading the file did not finish within ${timeoutMs} ms (does it wait for something at import time?)`);
+  }
   if (exit.error) {
     throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: cannot start the Python interpreter '${interpreter}': ${exit.error.message}`, {
       hint: 'Set CONVEYOR_PYTHON to a python3 executable',
