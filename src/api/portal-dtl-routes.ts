@@ -80,7 +80,7 @@ export function registerPortalDtlRoutes(scope: FastifyInstance, engine: PortalEn
   route({ method: 'GET', url: '/schemas/:name', role: 'viewer', summary: 'A schema document', parameters: [nameParam('Schema name')], reply: 'Schema' }, async (dtl, ns, request) => dtl.getSchema(ns, pathName(request.params, 'name')));
   route({ method: 'GET', url: '/schemas/:name/tree', role: 'viewer', summary: 'The fields of a schema as a tree (for the DTL editor)', parameters: [nameParam('Schema name')], reply: 'Tree' }, async (dtl, ns, request) => ({ fields: await dtl.schemaTree(ns, pathName(request.params, 'name')) }));
   route(
-    { method: 'POST', url: '/schemas/import', role: 'operator', summary: 'Import a JSON schema (`schema` document or server `path`) under `package` and `name`', body: { schema: s.object({ path: s.str, schema: {}, package: s.str, name: s.str, namespace: s.str }, ['package', 'name']), required: true }, reply: 'Imported' },
+    { method: 'POST', url: '/schemas/import', role: 'admin', summary: 'Import a JSON schema (`schema` document or server `path`) under `package` and `name`', body: { schema: s.object({ path: s.str, schema: {}, package: s.str, name: s.str, namespace: s.str }, ['package', 'name']), required: true }, reply: 'Imported' },
     async (dtl, ns, request) => {
       const body = bodyObject(request);
       const pkg = requiredString(body, 'package', 'the package (category) of the schema');

@@ -5,6 +5,7 @@
  * structurally once it has the members; nothing here changes EngineApi.
  */
 import type { LogEntry } from '../core/log.ts';
+import type { SchemaTreeNode } from '../dtl/index.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { LogQuery } from '../store/store.ts';
 
@@ -34,15 +35,8 @@ export interface TransformVersion {
   updatedAt: number;
 }
 
-/** A field of a message class or JSON schema, as the DTL editor shows it. */
-export interface SchemaField {
-  name: string;
-  /** string | number | integer | boolean | object | array | any */
-  type: string;
-  /** True for lists: a DTL path writes it `name()`. */
-  repeating: boolean;
-  children: SchemaField[];
-}
+/** A field of a message class or JSON schema, as the DTL editor shows it (src/dtl/schema-tree.ts). */
+export type SchemaField = SchemaTreeNode;
 
 export interface TransformRunResult {
   /** The target document (JSON value), null when the transform failed before creating it. */

@@ -63,7 +63,7 @@ class PortalFakeEngine extends FakeEngine {
     runTransform: async (_ns, _t, input) => ({ target: input.json, targetClass: 'x', status: 'ok', errors: [], trace: [] }),
     listSchemas: async () => [],
     getSchema: async (_ns, name) => ({ name, category: 'p', schema: {} }),
-    schemaTree: async () => [{ name: 'a', type: 'string', repeating: false, children: [] }],
+    schemaTree: async () => [{ name: 'a', path: 'a', type: '%String', repeating: false, required: false, children: [] }],
     importSchema: async () => undefined,
     deleteSchema: async () => undefined,
     lookupTables: async () => [...this.lookups.keys()],
@@ -211,7 +211,7 @@ describe('portal routes', () => {
     expect(compiled).toEqual({ ok: false, diagnostics: [{ line: 1, column: 1, severity: 'error', message: 'no <transform> root' }] });
     const run = await app.inject({ method: 'POST', url: '/api/iop/transforms/run', headers: auth('viewer'), payload: { name: 'T' } });
     expect(run.json().error).toMatch(/json is required/);
-    const schema = await app.inject({ method: 'POST', url: '/api/iop/schemas/import', headers: auth('operator'), payload: { package: 'p', name: 'n' } });
+    const schema = await app.inject({ method: 'POST', url: '/api/iop/schemas/import', headers: auth('admin'), payload: { package: 'p', name: 'n' } });
     expect(schema.json().error).toMatch(/Give schema .* or path/);
   });
 
