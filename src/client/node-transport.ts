@@ -5,7 +5,8 @@
  * to it (the CLI starts a server when the socket is absent).
  */
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import { ConveyorError } from '../core/errors.ts';
 import { basicAuthorization, type HttpRequest, type HttpResponse, type Transport } from './transport.ts';
 
@@ -46,8 +47,10 @@ export function createNodeTransport(options: NodeTransportOptions): Transport {
     throw new ConveyorError('ERR_CONFIG', `The server URL ${options.baseUrl} must start with http:// or https://`);
   }
   const basePath = base ? base.pathname.replace(/\/+$/, '') : '';
-  const agent = secure
-    ? new https.Agent({ keepAlive: true, rejectUnauthorized: options.verifySsl !== false })
+  // node:https (with tls and crypto) costs start-up time; only https URLs load it.
+  const tls = secure ? (createRequire(import.meta.url)('node:https') as typeof https) : undefined;
+  const agent = tls
+    ? new tls.Agent({ keepAlive: true, rejectUnauthorized: options.verifySsl !== false })
     : new http.Agent({ keepAlive: true });
   const target = base ? base.origin + basePath : `unix:${options.socketPath}`;
   const authorization = options.credentials ? basicAuthorization(options.credentials.username, options.credentials.password) : undefined;
@@ -68,7 +71,7 @@ export function createNodeTransport(options: NodeTransportOptions): Transport {
       ...(base ? { host: base.hostname, port: base.port || (secure ? 443 : 80) } : { socketPath: options.socketPath }),
     };
     return new Promise<HttpResponse>((resolve, reject) => {
-      const outgoing = (secure ? https : http).request(requestOptions, (incoming) => {
+      const outgoing = (tls ?? http).request(requestOptions, (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('error', (error) => reject(networkFailure(error, target, options.unreachableHint)));
