@@ -47,6 +47,7 @@ describe('migrateSettings with an IoP-style package', () => {
         'Adapters.adapter.FolderInboundAdapter',
         'Adapters.adapter.HeartbeatAdapter',
         'File.extra.ExtraOperation',
+        'Folder.extra.ExtraOperation',
         'Pkg.myops.QuietOperation',
         'Python.Extra',
         'Python.FileOperation',
@@ -69,6 +70,7 @@ describe('migrateSettings with an IoP-style package', () => {
     expect(await store.classes.get('USER', 'Pkg.myops.QuietOperation')).toMatchObject({ module: 'my_ops', className: 'Quiet_Operation', classpaths: [fixtureDir, join(fixtureDir, 'pkg')] });
     expect(await store.classes.get('USER', 'File.extra.ExtraOperation')).toMatchObject({ module: 'extra', classpaths: [fixtureDir, join(fixtureDir, 'other')] });
     expect(await store.classes.get('USER', 'Adapters.adapter.FolderInboundAdapter')).toMatchObject({ kind: 'inbound_adapter' });
+    expect(await store.classes.get('USER', 'Folder.extra.ExtraOperation')).toMatchObject({ module: 'extra', className: 'ExtraOperation', classpaths: [fixtureDir, join(fixtureDir, 'other')] });
     const settingOp = await store.classes.get('USER', 'UnitTest.MySettingOperation');
     expect(settingOp?.settings).toEqual([
       { name: 'my_bool_var', type: 'bool', defaultValue: '0', description: '' },
@@ -136,7 +138,7 @@ describe('migrateSettings with an IoP-style package', () => {
     expect(second.output).toEqual(first.output);
     expect(first.output).toContain('Registered production Python.TestSettingProduction');
     expect(first.output).toContain('Registered schema message.SimpleMessage');
-    expect((await store.classes.list('USER')).length).toBe(9);
+    expect((await store.classes.list('USER')).length).toBe(10);
   });
 });
 
