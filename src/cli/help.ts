@@ -42,6 +42,9 @@ a -m settings file that has REMOTE_SETTINGS = {"url": ...}. Credentials: CLI_USE
 or the username and password keys. CLI_NAMESPACE (default USER); CLI_VERIFY_SSL=false skips TLS checks.
 Local mode talks to the server of CONVEYOR_HOME (default ~/.conveyor) and starts it when none runs.`;
 
+// Help must not hang on a server that does not answer.
+const helpTimeoutMs = 5_000;
+
 export function helpText(): string {
   return `${usageLine}\n${optionsText}`;
 }
@@ -50,7 +53,7 @@ export async function helpAction({ client, mode, io }: CommandContext): Promise<
   io.out(helpText());
   let production = builtinDefaultProduction;
   try {
-    production = (await client.getDefault()) || builtinDefaultProduction;
+    production = (await client.getDefault(helpTimeoutMs)) || builtinDefaultProduction;
   } catch (error) {
     // Help never starts a server and never fails: an unreachable remote is worth a warning.
     if (mode.kind === 'remote') io.err(`Warning: could not retrieve the default production: ${(error as Error).message}`);

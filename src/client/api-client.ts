@@ -92,8 +92,8 @@ export class ConveyorClient {
   }
 
   /** The namespace's default production, '' when none is set. */
-  async getDefault(): Promise<string> {
-    const reply = await this.api<DefaultReply>('GET', '/default');
+  async getDefault(timeoutMs?: number): Promise<string> {
+    const reply = await this.api<DefaultReply>('GET', '/default', { timeoutMs });
     return typeof reply?.production === 'string' ? reply.production : '';
   }
 
