@@ -325,6 +325,8 @@ describe('cli remote errors', () => {
   it('a missing settings file for -m or -R is named', async () => {
     const migrate = await cli(['-m', 'missing/settings.py']);
     expect(migrate).toMatchObject({ code: 1, stderr: `Error: The settings file ${join(work, 'missing', 'settings.py')} does not exist\n` });
+    expect(await cli(['-M', 'missing/settings.py'])).toEqual(migrate);
+    expect(await cli(['--migrate', 'missing/settings.py'])).toEqual(migrate);
     const remote = await cli(['-x', '-R', 'missing.py'], { CLI_URL: '' });
     expect(remote).toMatchObject({ code: 1, stderr: `Error: Cannot read the settings file ${join(work, 'missing.py')}: no such file\n` });
   });
