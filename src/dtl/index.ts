@@ -51,3 +51,4 @@ export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
 export { TransformCache, type CacheKey } from './cache.ts';
 export { interpretTransform, type InterpretedTransform } from './interpret.ts';
 export { checkPathsAgainstSchemas, type DocTypeSchemas } from './schema-check.ts';
+export { parseLookupTableXml, serializeLookupTableXml, type LookupTables } from './lookup-table-xml.ts';
