@@ -64,6 +64,8 @@ export interface ComponentContext {
   /** The job label in the event log (e.g. the worker's pid). */
   readonly job: string;
   log(type: LogType, text: string, source?: { sourceClass?: string; sourceMethod?: string }, call?: CallContext | null): void;
+  /** Applies a stored DTL transform of the namespace to a body (the transform process, the SDK). */
+  transform?(name: string, body: MessageBody): Promise<MessageBody>;
   /**
    * A call context outside of any message: services use it for `on_process_input` results they
    * send on their own (a non-polling service driven from user code).

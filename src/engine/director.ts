@@ -13,11 +13,12 @@ import type { ProductionState, ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
-import { RunningProduction, type OutcomeCounts } from './running-production.ts';
+import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
 
 export interface DirectorOptions {
   drainTimeoutMs: number;
   graceMs: number;
+  transforms: RunningProductionOptions['transforms'];
 }
 
 export class Director {

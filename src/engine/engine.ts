@@ -10,6 +10,7 @@ import type { ProductionDefinition } from '../core/production.ts';
 import type { LogQuery, MessageFilter, QueueDepth, Store } from '../store/store.ts';
 import { ComponentResolver } from './component-resolver.ts';
 import { Director } from './director.ts';
+import { DtlService } from './dtl-service.ts';
 import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
 import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
@@ -27,12 +28,16 @@ export interface EngineOptions {
 export const testingService = 'EnsLib.Testing.Service';
 
 export class Engine implements EngineApi {
+  /** DTL: transforms, schemas, lookup tables of every namespace. */
+  readonly dtl: DtlService;
   private readonly directors = new Map<string, Director>();
 
   private constructor(
     private readonly store: Store,
     private readonly options: EngineOptions,
-  ) {}
+  ) {
+    this.dtl = new DtlService(store, options.interpreter);
+  }
 
   /** Opens the engine: troubled states after a crash, then AutoStart productions. */
   static async open(store: Store, options: EngineOptions = {}): Promise<Engine> {
@@ -287,6 +292,7 @@ export class Engine implements EngineApi {
       director = new Director(this.store, namespace, new ComponentResolver(this.store, namespace, this.options.interpreter), log, {
         drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
         graceMs: this.options.graceMs ?? 5_000,
+        transforms: this.dtl,
       });
       this.directors.set(namespace, director);
     }

@@ -330,6 +330,7 @@ export class ItemHost {
         });
       },
       newCall: () => new MessageCall(router, name, null),
+      transform: (transform, body) => router.transform(transform, body),
     };
   }
 }

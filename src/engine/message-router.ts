@@ -30,6 +30,8 @@ export interface MessageRouter {
   readonly namespace: string;
   readonly log: EventLog;
   send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
+  /** Applies a stored DTL transform of the namespace. */
+  transform(name: string, body: MessageBody): Promise<MessageBody>;
   /** Counts a request an item finished handling (for metrics). */
   countOutcome(item: string, ok: boolean): void;
   /** Persists the outcome of a request and hands the reply to whoever waits for it. */

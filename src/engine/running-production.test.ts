@@ -10,6 +10,7 @@ import type { Store } from '../store/store.ts';
 import { eventually, tempDir } from '../../test/support/temp-dir.ts';
 import { builtinClasses } from './builtin/index.ts';
 import type { ResolvedComponent, Resolver } from './component-resolver.ts';
+import { DtlService } from './dtl-service.ts';
 import { EventLog } from './event-log.ts';
 import { bodyText, stringRequest } from './native-messages.ts';
 import { RunningProduction, type OutcomeCounts } from './running-production.ts';
@@ -82,6 +83,7 @@ describe('RunningProduction', () => {
       drainTimeoutMs: 1000,
       graceMs: 500,
       counts,
+      transforms: new DtlService(store),
     });
     await production.start();
     return production;

@@ -21,6 +21,7 @@ export interface RunningProductionOptions {
   drainTimeoutMs: number;
   graceMs: number;
   counts: OutcomeCounts;
+  transforms: { transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody> };
 }
 
 interface Waiter {
@@ -110,6 +111,10 @@ export class RunningProduction implements MessageRouter {
     if (this.dead) return { message, reply };
     host.queue.push(message);
     return { message, reply };
+  }
+
+  transform(name: string, body: MessageBody): Promise<MessageBody> {
+    return this.options.transforms.transformMessage(this.namespace, name, body);
   }
 
   countOutcome(item: string, ok: boolean): void {

@@ -3,6 +3,7 @@
  * it the embedded SQLite store lives at `sqlitePath`.
  */
 import { ConveyorError } from '../core/errors.ts';
+import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore, type Durability } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -18,7 +19,7 @@ export interface OpenStoreOptions {
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.url !== undefined && options.url !== '') {
     if (/^postgres(ql)?:\/\//i.test(options.url)) {
-      throw new ConveyorError('ERR_CONFIG', 'PostgreSQL driver not available yet', { hint: 'Leave the store URL unset to use the embedded SQLite store.' });
+      return openPostgresStore(options.url);
     }
     throw new ConveyorError('ERR_CONFIG', `Unsupported store URL "${redactPassword(options.url)}"`, {
       hint: 'Use postgres://user:password@host:port/database, or no URL for the embedded SQLite store.',

@@ -6,6 +6,7 @@ import { FileInboundService } from './file-inbound-service.ts';
 import { FileOutboundOperation } from './file-outbound-operation.ts';
 import { RouterProcess } from './router-process.ts';
 import { TickerService } from './ticker-service.ts';
+import { TransformProcess } from './transform-process.ts';
 
 export interface BuiltinClass {
   kind: ComponentKind;
@@ -23,6 +24,7 @@ export const builtinClasses: ReadonlyMap<string, BuiltinClass> = new Map([
   ['Conveyor.Operation.Echo', make('operation', 'Answers each request with a copy of it; FilePath appends a JSON line per request', () => new EchoOperation())],
   ['Conveyor.Operation.FileOutbound', make('operation', 'Writes each request text to a file in FilePath', () => new FileOutboundOperation())],
   ['Conveyor.Process.Router', make('process', 'Forwards each request to TargetConfigNames and answers with the last reply', () => new RouterProcess())],
+  ['Conveyor.Process.Transform', make('process', 'Applies the DTL transform of the setting Transform and forwards the result to TargetConfigNames', () => new TransformProcess())],
   ['Conveyor.Service.FileInbound', make('service', 'Sends each file of FilePath to TargetConfigNames, then deletes or archives it', () => new FileInboundService())],
   ['Conveyor.Service.Ticker', make('service', 'Sends "tick n" to TargetConfigNames every CallInterval', () => new TickerService())],
 ]);
