@@ -1,0 +1,130 @@
+/**
+ * The performance bar of issue 7, checked against the result files of one run: each figure beside
+ * its bar, met or not. Reading only; a missing scenario leaves its bars "not measured".
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resultsDir } from './results.ts';
+import { fmt } from './stats.ts';
+
+export interface BarCheck {
+  bar: string;
+  figure: string;
+  /** null: not measured in this run. */
+  met: boolean | null;
+  detail: string;
+}
+
+// The result files are JSON written by the scenarios; they are read loosely on purpose.
+type Json = any;
+
+function load(scenario: string): Json | null {
+  const path = join(resultsDir, `${scenario}.json`);
+  return existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null;
+}
+
+const notMeasured = (bar: string, scenario: string): BarCheck => ({ bar, figure: '—', met: null, detail: `scenario ${scenario} has no result` });
+
+export function checkBars(): BarCheck[] {
+  const production = load('production');
+  const floor = load('floor');
+  const overhead = load('engine-overhead');
+  const api = load('api');
+  const cli = load('cli');
+  const growth = load('growth');
+  const checks: BarCheck[] = [];
+
+  if (production) {
+    const chain = production.figures.chain as Record<string, Json>;
+    const best = Object.entries(chain).sort((a, b) => b[1].perSecond.median - a[1].perSecond.median)[0]!;
+    const each = Object.entries(chain).map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`).join(', ');
+    checks.push({ bar: '≥ 5,000 Python S→P→O round trips/s, every message persisted', figure: `${fmt(best[1].perSecond.median)}/s (${best[0]})`, met: best[1].perSecond.median >= 5000, detail: each });
+  } else checks.push(notMeasured('≥ 5,000 Python S→P→O round trips/s', 'production'));
+
+  if (production && floor) {
+    const ratios = Object.keys(production.figures.chain)
+      .filter((pool) => floor.figures.floor[pool])
+      .map((pool) => ({ pool, ratio: production.figures.chain[pool].perSecond.median / floor.figures.floor[pool].perSecond.median }));
+    const headline = ratios.find((r) => r.pool === 'pool2') ?? ratios[0];
+    checks.push({
+      bar: 'scenario 1 ≥ 0.5 × floor',
+      figure: headline ? `${headline.ratio.toFixed(2)} × (${headline.pool})` : '—',
+      met: headline ? headline.ratio >= 0.5 : null,
+      detail: ratios.map((r) => `${r.pool} ${r.ratio.toFixed(2)}`).join(', '),
+    });
+  } else checks.push(notMeasured('scenario 1 ≥ 0.5 × floor', 'production or floor'));
+
+  if (production) {
+    const hop = production.figures.hop as Record<string, Json>;
+    const worst = Math.max(...Object.values(hop).map((h) => h.half.p99Ms.median));
+    checks.push({
+      bar: 'p99 of a sync Python hop < 2 ms at half the max rate',
+      figure: `${fmt(worst)} ms`,
+      met: worst < 2,
+      detail: Object.entries(hop)
+        .map(([pool, h]) => `${pool}: max ${fmt(h.max.perSecond.median)}/s, at ${fmt(h.half.offeredPerSecond)}/s p50 ${fmt(h.half.p50Ms.median)} ms p99 ${fmt(h.half.p99Ms.median)} ms`)
+        .join('; '),
+    });
+  } else checks.push(notMeasured('p99 of a sync Python hop < 2 ms', 'production'));
+
+  if (growth) {
+    const stored = growth.figures.stored;
+    checks.push({
+      bar: `${stored.storedMessages.toLocaleString('en')} stored messages: throughput within 10% of empty`,
+      figure: `${(stored.ratio * 100).toFixed(0)}% of empty`,
+      met: stored.ratio >= 0.9,
+      detail: `empty ${fmt(stored.emptyPerSecond.median)}/s, stored ${fmt(stored.storedPerSecond.median)}/s`,
+    });
+  } else checks.push(notMeasured('1M stored messages within 10%', 'growth'));
+
+  if (api) {
+    const status = api.figures.routes['/status'];
+    checks.push({ bar: 'GET /status ≥ 10,000 req/s', figure: `${fmt(status.perSecond.median)} req/s`, met: status.perSecond.median >= 10_000, detail: `p99 ${fmt(status.p99Ms.median)} ms, server CPU ${fmt(status.serverCpuUsPerRequest.median)} µs/request` });
+  } else checks.push(notMeasured('GET /status ≥ 10,000 req/s', 'api'));
+
+  const remote = cli?.figures.commands?.['remote -x'];
+  if (remote) {
+    const bare = cli.figures.commands['node -e 0'];
+    checks.push({ bar: 'remote cli -x median < 150 ms', figure: `${remote.medianMs} ms`, met: remote.medianMs < 150, detail: bare ? `bare node -e 0: ${bare.medianMs} ms` : '' });
+  } else checks.push(notMeasured('remote cli -x median < 150 ms', 'cli'));
+
+  if (api) {
+    const idle = api.figures.idleRssMb.medianMb;
+    checks.push({ bar: 'server RSS < 150 MB idle (example production)', figure: `${fmt(idle)} MB`, met: idle < 150, detail: `after the API load: ${fmt(api.figures.idleAfterLoadRssMb.medianMb)} MB` });
+  } else checks.push(notMeasured('server RSS < 150 MB idle', 'api'));
+
+  if (production) {
+    const peaks = Object.values(production.figures.chain as Record<string, Json>).map((f) => f.peakRssMb);
+    const node = Math.max(...peaks.map((p) => p.node));
+    const total = Math.max(...peaks.map((p) => p.total));
+    checks.push({ bar: 'RSS < 300 MB at full throughput', figure: `${fmt(node)} MB (engine process)`, met: node < 300, detail: `with its Python workers ${fmt(total)} MB` });
+  } else checks.push(notMeasured('RSS < 300 MB at full throughput', 'production'));
+
+  if (growth) {
+    const memory = growth.figures.memory;
+    const slope = memory.slopeMbPerMinute.node;
+    checks.push({
+      bar: 'RSS flat over a long run',
+      figure: `${fmt(slope)} MB/min over ${memory.seconds} s`,
+      met: Math.abs(slope) < 1 && memory.lastMb.nodeMb <= memory.firstMb.nodeMb * 1.1,
+      detail: `node ${fmt(memory.firstMb.nodeMb)} → ${fmt(memory.lastMb.nodeMb)} MB, with workers ${fmt(memory.firstMb.totalMb)} → ${fmt(memory.lastMb.totalMb)} MB (flat: |slope of the second half| < 1 MB/min and no more than +10%)`,
+    });
+  } else checks.push(notMeasured('RSS flat over a long run', 'growth'));
+
+  if (overhead && production) {
+    const chain = overhead.figures.chain as Record<string, Json>;
+    checks.push({
+      bar: '(context) built-in S→P→O, same load',
+      figure: Object.entries(chain).map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`).join(', '),
+      met: null,
+      detail: 'engine and store alone, no Python',
+    });
+  }
+  return checks;
+}
+
+export function barsMarkdown(checks: BarCheck[]): string {
+  const verdict = (met: boolean | null) => (met === null ? '—' : met ? 'met' : '**not met**');
+  const rows = checks.map((c) => `| ${c.bar} | ${c.figure} | ${verdict(c.met)} | ${c.detail} |`);
+  return ['| Bar | Figure | Verdict | Detail |', '|---|---|---|---|', ...rows].join('\n');
+}
