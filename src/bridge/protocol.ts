@@ -95,8 +95,3 @@ export interface TeardownFrame {
 
 export type EngineRequestFrame = InitFrame | InvokeFrame | TeardownFrame;
 
-/** What `init` answers. */
-export interface InitResult {
-  className: string;
-  adapterType: string | null;
-}

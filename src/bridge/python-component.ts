@@ -5,7 +5,7 @@
 import type { AsyncResponse, CallContext, ComponentContext, ComponentInstance, Reply } from '../core/component.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
-import type { ClassRef, HookName, InitResult, LogFrame, OpFrame, ResultFrame } from './protocol.ts';
+import type { ClassRef, HookName, LogFrame, OpFrame, ResultFrame } from './protocol.ts';
 import { PythonWorker } from './python-worker.ts';
 
 export interface PythonComponentSpec {
@@ -29,7 +29,6 @@ export class PythonComponent implements ComponentInstance {
   /** The call being handled, to which printed output is attributed. */
   private currentCall: CallContext | null = null;
   private readonly exitListeners: Array<(reason: string) => void> = [];
-  private adapterType: string | null = null;
   /** stop() or kill() was called: a worker still starting must not outlive it. */
   private ended = false;
 
@@ -37,11 +36,6 @@ export class PythonComponent implements ComponentInstance {
     private readonly spec: PythonComponentSpec,
     private readonly interpreter: string,
   ) {}
-
-  /** What the component's `get_adapter_type()` answered at init (services and operations). */
-  get declaredAdapterType(): string | null {
-    return this.adapterType;
-  }
 
   /** The worker's process id, once started. */
   get pid(): number | null {
@@ -87,7 +81,6 @@ export class PythonComponent implements ComponentInstance {
         details: result.error,
       });
     }
-    this.adapterType = (result.value as InitResult).adapterType;
   }
 
   onMessage(request: MessageBody, call: CallContext): Promise<Reply> {
