@@ -1,6 +1,9 @@
 /** The portal shell: sign-in gate, navigation, namespace picker, and the page of the current hash. */
 import type { ReactNode } from 'react';
 import { Configuration } from './pages/Configuration.tsx';
+import { DtlEditor } from './pages/DtlEditor.tsx';
+import { DtlList } from './pages/DtlList.tsx';
+import { DtlTester } from './pages/DtlTester.tsx';
 import { EventLog } from './pages/EventLog.tsx';
 import { MessageDetail, Messages } from './pages/Messages.tsx';
 import { Productions } from './pages/Productions.tsx';
@@ -17,10 +20,11 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'messages', label: 'Messages' },
   { key: 'queues', label: 'Queues' },
   { key: 'test', label: 'Test' },
+  { key: 'dtl', label: 'DTL' },
 ];
 
 function page(route: Route): ReactNode {
-  const [section = 'productions', id] = route.parts;
+  const [section = 'productions', id, name] = route.parts;
   switch (section) {
     case 'log':
       return <EventLog />;
@@ -30,6 +34,10 @@ function page(route: Route): ReactNode {
       return <Queues />;
     case 'test':
       return <TestComponent />;
+    case 'dtl':
+      if (id === 'edit' && name) return <DtlEditor key={name} name={name} query={route.query} />;
+      if (id === 'test' && name) return <DtlTester key={name} name={name} />;
+      return <DtlList />;
     case 'production':
       return <Configuration key={id} production={id ?? ''} />;
     case 'trace':

@@ -122,10 +122,13 @@ export interface ClassBinding {
   settings: DeclaredSetting[];
 }
 
+/** A field of a schema tree (src/dtl/schema-tree.ts): `path` is what goes inside `source.{…}`. */
 export interface SchemaField {
   name: string;
+  path: string;
   type: string;
   repeating: boolean;
+  required: boolean;
   children: SchemaField[];
 }
 
