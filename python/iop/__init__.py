@@ -10,9 +10,15 @@ from ._components import (
     OutboundAdapter,
 )
 from ._director import Director
-from ._message import Message, PickleMessage, PydanticMessage, PydanticPickleMessage
+from . import _message
+from ._message import Message, PickleMessage
 
 __all__ = [
     'BusinessOperation', 'BusinessProcess', 'BusinessService', 'DuplexOperation', 'DuplexProcess', 'DuplexService',
     'InboundAdapter', 'OutboundAdapter', 'Director', 'Message', 'PickleMessage', 'PydanticMessage', 'PydanticPickleMessage',
 ]
+
+
+def __getattr__(name):
+    # PydanticMessage and PydanticPickleMessage are made on first use (see _message).
+    return getattr(_message, name)

@@ -3,7 +3,6 @@
 Targets are item names. Timeouts are in seconds, -1 waits forever. Each call goes to the engine as
 an `op` frame of the call being handled, so the engine links the request to its session.
 """
-import asyncio
 import json
 
 from . import _runtime
@@ -39,6 +38,8 @@ class _BusinessHost(_Common):
         _runtime.op('send_async', target=target, body=request_body(request), description=description, completionKey=None, responseRequired=False)
 
     async def send_request_async_ng(self, target, request, timeout=-1, description=None):
+        import asyncio  # only code that awaits pays for importing asyncio
+
         loop = asyncio.get_running_loop()
         future = loop.create_future()
 

@@ -1,5 +1,10 @@
-"""Message base classes. User messages are dataclasses deriving from Message (or pydantic models
-deriving from PydanticMessage when pydantic is installed)."""
+"""Message base classes. User messages are dataclasses deriving from Message, or pydantic models
+deriving from PydanticMessage when pydantic is installed.
+
+pydantic is imported only when user code asks for PydanticMessage: importing it costs more than
+the rest of the worker's start-up, and most components never use it.
+"""
+import sys
 
 
 class _IdentifiedMessage:
@@ -17,29 +22,43 @@ class PickleMessage(Message):
     """A message allowed to hold values JSON cannot carry: it travels pickled when it must."""
 
 
-try:
-    import pydantic as _pydantic
-except ImportError:  # pydantic is optional: the classes exist but refuse to be used
-    _pydantic = None
+_pydantic_classes = {}
 
 
-if _pydantic is not None:
-    class PydanticMessage(_pydantic.BaseModel, _IdentifiedMessage):
-        model_config = _pydantic.ConfigDict(arbitrary_types_allowed=True, extra='allow')
+def _make_pydantic_classes():
+    try:
+        import pydantic
+    except ImportError:
+        class PydanticMessage(_IdentifiedMessage):
+            def __init__(self, *args, **kwargs):
+                raise ImportError('PydanticMessage needs the pydantic package, which is not installed')
 
-    class PydanticPickleMessage(PydanticMessage):
-        pass
-else:
-    class PydanticMessage(_IdentifiedMessage):
-        def __init__(self, *args, **kwargs):
-            raise ImportError('PydanticMessage needs the pydantic package, which is not installed')
+        class PydanticPickleMessage(PydanticMessage):
+            pass
+    else:
+        class PydanticMessage(pydantic.BaseModel, _IdentifiedMessage):
+            model_config = pydantic.ConfigDict(arbitrary_types_allowed=True, extra='allow')
 
-    class PydanticPickleMessage(PydanticMessage):
-        pass
+        class PydanticPickleMessage(PydanticMessage):
+            pass
+
+    for cls in (PydanticMessage, PydanticPickleMessage):
+        cls.__module__ = 'iop'
+        cls.__qualname__ = cls.__name__
+        _pydantic_classes[cls.__name__] = cls
+
+
+def __getattr__(name):
+    if name in ('PydanticMessage', 'PydanticPickleMessage'):
+        if not _pydantic_classes:
+            _make_pydantic_classes()
+        return _pydantic_classes[name]
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 
 def is_pydantic_message(value_or_class):
-    if _pydantic is None:
+    pydantic = sys.modules.get('pydantic')
+    if pydantic is None:  # never imported: nothing can be a pydantic model
         return False
     cls = value_or_class if isinstance(value_or_class, type) else type(value_or_class)
-    return issubclass(cls, _pydantic.BaseModel)
+    return issubclass(cls, pydantic.BaseModel)
