@@ -136,6 +136,54 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
     await shot('queues');
   });
 
+  it('builds a transform by drag and drop, validates as you type, compiles, saves and tests it with the XML envelope', async () => {
+    await page.getByRole('link', { name: 'DTL' }).click();
+    await page.getByPlaceholder('Demo.OrderToShipment').fill('Demo.OrderToShipment');
+    await page.getByLabel('Source doc type').selectOption('msg.Order');
+    await page.getByLabel('Target doc type').selectOption('msg.Shipment');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const drag = async (from: string, to: string) => {
+      await page.locator(`[data-side="source"][data-path="${from}"]`).hover();
+      await page.mouse.down();
+      await page.locator(`[data-side="target"][data-path="${to}"]`).hover();
+      await page.mouse.up();
+    };
+    await drag('customer', 'client');
+    await drag('number', 'reference');
+    await drag('lines().sku', 'skus()');
+    const xml = page.getByLabel('Transform XML');
+    expect(await xml.inputValue()).toContain("<foreach property='source.{lines()}' key='k1' >\n  <assign value='source.{lines(k1).sku}' property='target.{skus()}' action='append' />");
+    expect(await page.locator('.mapper-link').count()).toBe(3);
+
+    const reference = page.locator('li.action-assign').nth(1).getByLabel('Value');
+    await reference.fill('"SO-"_source.{number');
+    await expect.poll(() => page.locator('li.action-assign').nth(1).locator('.diagnostic.error').count()).toBe(1);
+    expect(await reference.getAttribute('aria-invalid')).toBe('true');
+    await reference.fill('"SO-"_source.{number}');
+    await expect.poll(() => page.locator('.diagnostic.error').count()).toBe(0);
+
+    await xml.fill((await xml.inputValue()).replace("action='set' />\n<assign", "action='set' />\n<trace value='\"mapped \"_source.{customer}' />\n<assign"));
+    await expect.poll(() => page.locator('li.action-trace').count()).toBe(1);
+
+    await page.getByRole('button', { name: 'Compile' }).click();
+    await expect.poll(() => page.locator('.dtl-header .muted').textContent()).toContain('compiled: 0 error(s), 0 warning(s)');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved as version 1.' }).waitFor();
+    await shot('dtl-editor');
+
+    await page.getByLabel('Test payload').fill('<test><Message><json><![CDATA[{"number": 7, "customer": "ACME", "lines": [{"sku": "A-1"}, {"sku": "B-7"}]}]]></json></Message></test>');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const result = page.getByRole('region', { name: 'Test result' });
+    await expect.poll(async () => JSON.parse((await result.getByLabel('Target').textContent()) ?? 'null')).toEqual({ client: 'ACME', reference: 'SO-7', skus: ['A-1', 'B-7'] });
+    expect(await result.locator('.badge').textContent()).toBe('ok');
+    expect(await result.locator('pre').nth(1).textContent()).toContain('mapped ACME');
+    await result.scrollIntoViewIfNeeded();
+    await shot('dtl-test');
+    const stored = JSON.parse((await server.api('GET', '/transforms/Demo.OrderToShipment')).text) as { version: number; source: string };
+    expect(stored.version).toBe(1);
+    expect(stored.source).toContain('"SO-"_source.{number}');
+  });
+
   it('stops the production', async () => {
     await page.getByRole('link', { name: 'Productions' }).click();
     await page.getByRole('button', { name: 'Stop' }).click();
