@@ -3,7 +3,7 @@
  * (the editor edits text); the validator parses them. `parse(serialize(ast))` equals `ast` once
  * positions are ignored (see `withoutPositions`).
  */
-import type { Position } from './diagnostics.ts';
+import type { Position, TextPosition } from './diagnostics.ts';
 
 export const PARAMETER_NAMES = [
   'IGNOREMISSINGSOURCE',
@@ -25,7 +25,7 @@ interface ActionBase {
   /** Language for this action's expressions; null = the transform's language. */
   languageOverride: Language | null;
   /** Where each attribute value starts, for positioned errors in expressions. */
-  attrPos: Record<string, Position>;
+  attrPos: Record<string, TextPosition>;
 }
 
 export interface AssignNode extends ActionBase {
@@ -136,7 +136,7 @@ export interface TransformNode {
   annotation: string | null;
   actions: ActionNode[];
   pos: Position;
-  attrPos: Record<string, Position>;
+  attrPos: Record<string, TextPosition>;
   /** Non-fatal findings (unknown attributes ignored, …). */
   warnings: { pos: Position; message: string }[];
 }

@@ -233,6 +233,10 @@ describe('<code>, <sql> and Python', () => {
 });
 
 describe('compile-time validation', () => {
+  it('points into attribute values at the source column, also after XML entities', () => {
+    expect(compileErrors(`<if condition='(source.{a}&gt;1)&amp;&amp;..Nope()'><true/></if>`)).toEqual(['2:43 unknown function ..Nope']);
+  });
+
   it('reports every bad expression, path and function at once, each at its position', () => {
     expect(compileErrors(`<assign value='..Nope(1)' property='target.{a}'/>\n<assign value='1' property='target.{a..b}'/>\n<if condition='(1'><true/></if>\n<trace value='$ZZ'/>`)).toEqual([
       '2:16 unknown function ..Nope',

@@ -9,6 +9,15 @@ export interface Position {
   column: number;
 }
 
+/**
+ * Where an attribute value starts. When XML decoding changed its length (`&gt;`, `&amp;&amp;`,
+ * character references), `map[i]` is the document position of decoded character i, so errors
+ * inside expressions point at the right column of the source text.
+ */
+export interface TextPosition extends Position {
+  map?: Position[];
+}
+
 export interface DtlDiagnostic extends Position {
   document: string;
   severity: 'error' | 'warning';

@@ -3,7 +3,7 @@
  * `a+b*c` is `(a+b)*c`; unary operators bind to the next operand only.
  */
 import { parseNumericPrefix } from './decimal.ts';
-import { DtlSyntaxError, type Position } from './diagnostics.ts';
+import { DtlSyntaxError, type Position, type TextPosition } from './diagnostics.ts';
 import type { BinaryOp, ExprNode, PathStep, PatternAtom } from './expr-ast.ts';
 import { parseVPath } from './vpath.ts';
 
@@ -28,7 +28,7 @@ export class ExprParser {
 
   constructor(
     private readonly text: string,
-    private readonly base: Position,
+    private readonly base: TextPosition,
   ) {
     for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) this.lineStarts.push(k + 1);
   }
@@ -42,6 +42,8 @@ export class ExprParser {
   }
 
   pos(offset = this.i): Position {
+    const mapped = this.base.map?.[offset];
+    if (mapped) return { line: mapped.line, column: mapped.column };
     let line = 0;
     while (line + 1 < this.lineStarts.length && this.lineStarts[line + 1]! <= offset) line++;
     const column = offset - this.lineStarts[line]!;
@@ -341,6 +343,6 @@ export function isDocumentRoot(name: string): boolean {
 }
 
 /** Parses a whole expression attribute. */
-export function parseExpression(text: string, base: Position): ExprNode {
+export function parseExpression(text: string, base: TextPosition): ExprNode {
   return new ExprParser(text, base).parseComplete();
 }

@@ -10,7 +10,9 @@ describe('readXml', () => {
     expect(root.attributes.get('a')).toEqual({ value: '1', pos: { line: 1, column: 15 }, namePos: { line: 1, column: 12 } });
     const assign = root.children[0]!;
     expect(assign.pos).toEqual({ line: 2, column: 3 });
-    expect(assign.attributes.get('value')).toEqual({ value: 'x&y', pos: { line: 2, column: 19 }, namePos: { line: 2, column: 12 } });
+    expect(assign.attributes.get('value')).toMatchObject({ value: 'x&y', pos: { line: 2, column: 19 }, namePos: { line: 2, column: 12 } });
+    // Decoded characters map back to the source: 'y' follows the 5-character &amp;.
+    expect(assign.attributes.get('value')!.pos.map).toEqual([19, 20, 25, 26].map((column) => ({ line: 2, column })));
     expect(assign.attributes.get('property')!.pos).toEqual({ line: 2, column: 38 });
   });
 

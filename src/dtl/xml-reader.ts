@@ -4,12 +4,12 @@
  * have `xmlns="http://www.intersystems.com/dtl"` or a prefix).
  */
 import { SaxesParser } from 'saxes';
-import { DtlSyntaxError, type Position } from './diagnostics.ts';
+import { DtlSyntaxError, type Position, type TextPosition } from './diagnostics.ts';
 
 export interface XmlAttribute {
   value: string;
-  /** Where the value starts (the character after the opening quote). */
-  pos: Position;
+  /** Where the value starts (the character after the opening quote), with a decoding map if needed. */
+  pos: TextPosition;
   /** Where the attribute's name starts. */
   namePos: Position;
 }
@@ -40,6 +40,23 @@ function positionOf(starts: number[], index: number): Position {
     else hi = mid - 1;
   }
   return { line: lo + 1, column: index - starts[lo]! + 1 };
+}
+
+/** For each decoded character of an attribute value, its index in the raw text (plus the end). */
+function decodingMap(raw: string): number[] {
+  const map: number[] = [];
+  for (let r = 0; r < raw.length; ) {
+    map.push(r);
+    if (raw[r] === '&') {
+      const semi = raw.indexOf(';', r);
+      const entity = semi < 0 ? '' : raw.slice(r, semi + 1);
+      // A character reference above U+FFFF decodes to two UTF-16 units.
+      if (/^&#x?[0-9a-f]+;$/i.test(entity) && Number(entity.startsWith('&#x') ? `0x${entity.slice(3, -1)}` : entity.slice(2, -1)) > 0xffff) map.push(r);
+      r = semi < 0 ? r + 1 : semi + 1;
+    } else r += raw[r] === '\r' && raw[r + 1] === '\n' ? 2 : 1;
+  }
+  map.push(raw.length);
+  return map;
 }
 
 function localName(name: string): string {
@@ -76,7 +93,10 @@ export function readXml(text: string): XmlElement {
     const closing = parser.position - 1;
     const opening = text.lastIndexOf(text[closing] ?? '"', closing - 1);
     const name = text.lastIndexOf(attr.name, opening);
-    current.attributes.set(localName(attr.name), { value: attr.value, pos: positionOf(starts, opening + 1), namePos: positionOf(starts, name) });
+    const pos: TextPosition = positionOf(starts, opening + 1);
+    const raw = text.slice(opening + 1, closing);
+    if (raw !== attr.value) pos.map = decodingMap(raw).map((r) => positionOf(starts, opening + 1 + r));
+    current.attributes.set(localName(attr.name), { value: attr.value, pos, namePos: positionOf(starts, name) });
   });
   parser.on('opentag', () => {
     if (!current) return;
