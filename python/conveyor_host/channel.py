@@ -28,7 +28,8 @@ class _Pending:
 
 
 class Channel:
-    def __init__(self, read_fd=3, write_fd=4):
+    def __init__(self, read_fd=3, write_fd=4, on_close=None):
+        self._on_close = on_close
         self._reader = open(read_fd, 'rb', buffering=1 << 16, closefd=False)
         self._writer = open(write_fd, 'wb', buffering=1 << 16, closefd=False)
         self._write_lock = threading.Lock()
@@ -102,6 +103,8 @@ class Channel:
         finally:
             self._close_pending()
             self.inbox.put(None)
+            if self._on_close is not None:
+                self._on_close()
 
     def _resolve(self, frame):
         with self._pending_lock:
