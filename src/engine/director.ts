@@ -6,11 +6,13 @@
  *
  * `suspended`: stopped while requests were still queued (they resume on the next start).
  * `troubled`: the server died while the production ran; shown until it is started again.
- * Lifecycle commands of a namespace run one after another.
+ * Lifecycle commands of a namespace run one after another. In a cluster, a command taken here is
+ * written to the store and announced; the other nodes apply it to their own runtime.
  */
-import { ConveyorError } from '../core/errors.ts';
+import { ConveyorError, errorText } from '../core/errors.ts';
 import type { ProductionState, ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
+import type { ClusterNode, ControlOp } from './cluster-node.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
@@ -19,16 +21,20 @@ export interface DirectorOptions {
   drainTimeoutMs: number;
   graceMs: number;
   transforms: RunningProductionOptions['transforms'];
+  cluster: ClusterNode | null;
+  onError: (error: unknown) => void;
 }
+
+type ItemAction = 'start' | 'stop' | 'restart';
 
 export class Director {
   state: ProductionState = 'stopped';
   /** The production the state is about (running, stopping, troubled or last stopped). */
   production = '';
   running: RunningProduction | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
   /** Messages handled per item since the server started. */
   readonly counts: OutcomeCounts = new Map();
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -38,15 +44,24 @@ export class Director {
     private readonly options: DirectorOptions,
   ) {}
 
-  /** After a crash: productions recorded as running without a live runtime are troubled. */
+  /**
+   * At server start: a production recorded as running is joined when other live nodes run it, and
+   * is troubled otherwise (this server died while running it).
+   */
   async recoverState(): Promise<void> {
     const records = await this.store.productions.list(this.namespace);
     const crashed = records.find((r) => r.state === 'running');
-    if (crashed) {
-      this.state = 'troubled';
-      this.production = crashed.name;
-      this.log.write('Warning', `Production ${crashed.name} was running when the server stopped unexpectedly; it is troubled until started again`);
+    if (!crashed) return;
+    const cluster = this.options.cluster;
+    const others = cluster ? (await cluster.liveNodes()).filter((node) => node.nodeId !== cluster.nodeId) : [];
+    if (others.length > 0) {
+      await this.serial(() => this.startLocal(crashed.name));
+      this.log.write('Info', `Joined production ${crashed.name}, running on ${others.length} other node${others.length === 1 ? '' : 's'}`);
+      return;
     }
+    this.state = 'troubled';
+    this.production = crashed.name;
+    this.log.write('Warning', `Production ${crashed.name} was running when the server stopped unexpectedly; it is troubled until started again`);
   }
 
   reportedStatus(): ReportedStatus {
@@ -63,28 +78,18 @@ export class Director {
   start(name?: string): Promise<string> {
     return this.serial(async () => {
       const target = await this.resolveName(name);
-      if (this.running) {
-        throw new ConveyorError('ERR_PRODUCTION_RUNNING', `Production ${this.running.name} is already running in namespace ${this.namespace}`, {
+      const elsewhere = (await this.store.productions.list(this.namespace)).find((r) => r.state === 'running' && r.name !== target);
+      const holder = this.running?.name ?? (this.options.cluster ? elsewhere?.name : undefined);
+      if (holder) {
+        throw new ConveyorError('ERR_PRODUCTION_RUNNING', `Production ${holder} is already running in namespace ${this.namespace}`, {
           hint: 'Stop it first (cli -S), or restart it (cli -r)',
         });
       }
-      const record = await this.store.productions.get(this.namespace, target);
-      if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${target} does not exist in namespace ${this.namespace}`);
-      this.state = 'starting';
-      this.production = target;
-      const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, { ...this.options, counts: this.counts });
-      try {
-        await running.start();
-      } catch (error) {
-        running.kill();
-        this.state = 'stopped';
-        throw error;
-      }
-      this.running = running;
-      this.state = 'running';
+      await this.startLocal(target);
       await this.store.productions.setState(this.namespace, target, { state: 'running', lastStartTime: Date.now() });
       await this.store.productions.setDefault(this.namespace, target);
       await this.log.writeNow('Info', `Production ${target} started`);
+      this.announce({ command: 'start', production: target });
       return target;
     });
   }
@@ -92,9 +97,9 @@ export class Director {
   stop(): Promise<void> {
     return this.serial(async () => {
       const running = this.requireRunning('stop');
-      this.state = 'stopping';
-      const left = await running.stop();
-      await this.afterEnd(running.name, left, 'stopped');
+      const left = await this.stopLocal(running);
+      await this.recordEnd(running.name, left, 'stopped');
+      this.announce({ command: 'stop' });
     });
   }
 
@@ -103,51 +108,132 @@ export class Director {
       const running = this.requireRunning('kill');
       running.kill();
       const left = (await this.store.messages.unfinished(this.namespace)).length;
-      await this.afterEnd(running.name, left, 'killed');
+      this.ended(running.name, left);
+      await this.recordEnd(running.name, left, 'killed');
+      this.announce({ command: 'kill' });
     });
   }
 
   restart(): Promise<void> {
     return this.serial(async () => {
-      const running = this.requireRunning('restart');
-      const name = running.name;
-      this.state = 'stopping';
-      const left = await running.stop();
-      await this.afterEnd(name, left, 'stopped');
-      const record = await this.store.productions.get(this.namespace, name);
-      if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} no longer exists`);
-      this.state = 'starting';
-      const next = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, { ...this.options, counts: this.counts });
-      await next.start();
-      this.running = next;
-      this.state = 'running';
+      const name = this.requireRunning('restart').name;
+      await this.restartLocal();
       await this.store.productions.setState(this.namespace, name, { state: 'running', lastStartTime: Date.now() });
       await this.log.writeNow('Info', `Production ${name} restarted`);
+      this.announce({ command: 'restart' });
     });
   }
 
   update(): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
     return this.serial(async () => {
       const running = this.requireRunning('update');
-      const record = await this.store.productions.get(this.namespace, running.name);
-      if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${running.name} no longer exists`);
-      const result = await running.update(record.definition);
+      const result = await this.updateLocal(running);
       const parts = Object.entries(result)
         .filter(([, names]) => names.length > 0)
         .map(([what, names]) => `${what} ${names.join(', ')}`);
       await this.log.writeNow('Info', `Production ${running.name} updated${parts.length ? `: ${parts.join('; ')}` : ': nothing changed'}`);
+      this.announce({ command: 'update' });
       return result;
     });
   }
 
-  /** Component-level commands run in the same line as lifecycle commands. */
+  /** Starts, stops or restarts one item of the running production (on every node). */
+  component(action: ItemAction, item: string): Promise<void> {
+    return this.serial(async () => {
+      await this.componentLocal(this.requireRunning(`${action} a component`), action, item);
+      this.announce({ command: 'component', action, item });
+    });
+  }
+
   withRunning<T>(what: string, action: (running: RunningProduction) => Promise<T>): Promise<T> {
     return this.serial(() => action(this.requireRunning(what)));
   }
 
-  /** On server shutdown: stop what runs, like an operator would. */
+  /** A command another node took: apply it to this node's runtime (the store already says so). */
+  applyRemote(op: ControlOp): Promise<void> {
+    return this.serial(async () => {
+      try {
+        if (op.command === 'start') {
+          if (!this.running) await this.startLocal(op.production);
+          return;
+        }
+        const running = this.running;
+        if (!running) return;
+        if (op.command === 'stop') this.ended(running.name, await this.stopLocal(running));
+        else if (op.command === 'kill') {
+          running.kill();
+          this.ended(running.name, 0);
+        } else if (op.command === 'restart') await this.restartLocal();
+        else if (op.command === 'update') await this.updateLocal(running);
+        else if (op.command === 'component') await this.componentLocal(running, op.action, op.item);
+      } catch (error) {
+        this.log.write('Error', `Could not apply ${op.command} from another node: ${errorText(error)}`);
+      }
+    });
+  }
+
+  /** On server shutdown: stop what runs here. In a cluster the other nodes keep running it. */
   async shutdown(): Promise<void> {
-    if (this.running) await this.stop().catch(() => this.running?.kill());
+    if (!this.running) return;
+    if (this.options.cluster) {
+      await this.serial(async () => {
+        if (this.running) this.ended(this.running.name, await this.stopLocal(this.running));
+      });
+      return;
+    }
+    await this.stop().catch(() => this.running?.kill());
+  }
+
+  private async startLocal(name: string): Promise<void> {
+    const record = await this.store.productions.get(this.namespace, name);
+    if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} does not exist in namespace ${this.namespace}`);
+    this.state = 'starting';
+    this.production = name;
+    const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, {
+      drainTimeoutMs: this.options.drainTimeoutMs,
+      graceMs: this.options.graceMs,
+      transforms: this.options.transforms,
+      counts: this.counts,
+      cluster: this.options.cluster,
+      onError: this.options.onError,
+    });
+    try {
+      await running.start();
+    } catch (error) {
+      running.kill();
+      this.state = 'stopped';
+      throw error;
+    }
+    this.running = running;
+    this.state = 'running';
+  }
+
+  private async stopLocal(running: RunningProduction): Promise<number> {
+    this.state = 'stopping';
+    return running.stop();
+  }
+
+  private async restartLocal(): Promise<void> {
+    const running = this.requireRunning('restart');
+    this.ended(running.name, await this.stopLocal(running));
+    await this.startLocal(running.name);
+  }
+
+  private async updateLocal(running: RunningProduction) {
+    const record = await this.store.productions.get(this.namespace, running.name);
+    if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${running.name} no longer exists`);
+    return running.update(record.definition);
+  }
+
+  private async componentLocal(running: RunningProduction, action: ItemAction, item: string): Promise<void> {
+    if (action === 'start') await running.startItem(item);
+    else if (action === 'stop') await running.stopItem(item);
+    else await running.restartItem(item);
+  }
+
+  private announce(op: ControlOp): void {
+    const cluster = this.options.cluster;
+    cluster?.announce({ type: 'control', namespace: this.namespace, op, origin: cluster.nodeId });
   }
 
   private requireRunning(what: string): RunningProduction {
@@ -159,10 +245,14 @@ export class Director {
     return this.running;
   }
 
-  private async afterEnd(name: string, left: number, how: 'stopped' | 'killed'): Promise<void> {
+  private ended(name: string, left: number): void {
     this.running = null;
     this.state = left > 0 ? 'suspended' : 'stopped';
     this.production = name;
+  }
+
+  private async recordEnd(name: string, left: number, how: 'stopped' | 'killed'): Promise<void> {
+    this.ended(name, left);
     await this.store.productions.setState(this.namespace, name, { state: 'stopped', lastStopTime: Date.now() });
     const rest = left > 0 ? ` with ${left} message${left === 1 ? '' : 's'} still queued (they resume on the next start)` : '';
     await this.log.writeNow(how === 'killed' ? 'Warning' : 'Info', `Production ${name} ${how}${rest}`);

@@ -9,6 +9,8 @@ import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import type { LogQuery, MessageFilter, QueueDepth, Store } from '../store/store.ts';
 import { ComponentResolver } from './component-resolver.ts';
+import { hostname } from 'node:os';
+import { ClusterNode, type ClusterEvent } from './cluster-node.ts';
 import { Director } from './director.ts';
 import { DtlService } from './dtl-service.ts';
 import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
@@ -20,6 +22,8 @@ export interface EngineOptions {
   interpreter?: string;
   drainTimeoutMs?: number;
   graceMs?: number;
+  /** Cluster: lease of a claimed request (default 30 s); a dead node's requests wait this long. */
+  leaseMs?: number;
   /** Where engine-level problems go (failed log writes, background errors). */
   onBackgroundError?: (error: unknown) => void;
 }
@@ -30,6 +34,8 @@ export const testingService = 'EnsLib.Testing.Service';
 export class Engine implements EngineApi {
   /** DTL: transforms, schemas, lookup tables of every namespace. */
   readonly dtl: DtlService;
+  /** This server as a node of a cluster, when the store is shared (PostgreSQL). */
+  readonly cluster: ClusterNode | null;
   private readonly directors = new Map<string, Director>();
 
   private constructor(
@@ -37,11 +43,19 @@ export class Engine implements EngineApi {
     private readonly options: EngineOptions,
   ) {
     this.dtl = new DtlService(store, options.interpreter);
+    this.cluster =
+      store.capabilities.multiNode && store.cluster
+        ? new ClusterNode(store.cluster, { leaseMs: options.leaseMs ?? 30_000, onError: (error) => this.backgroundError(error) })
+        : null;
   }
 
-  /** Opens the engine: troubled states after a crash, then AutoStart productions. */
+  /** Opens the engine: joins the cluster, troubled states after a crash, then AutoStart productions. */
   static async open(store: Store, options: EngineOptions = {}): Promise<Engine> {
     const engine = new Engine(store, options);
+    if (engine.cluster) {
+      engine.cluster.listen((event) => engine.onClusterEvent(event));
+      await engine.cluster.start();
+    }
     for (const namespace of await store.namespaces.list()) {
       const director = engine.director(namespace);
       await director.recoverState();
@@ -53,6 +67,30 @@ export class Engine implements EngineApi {
 
   async close(): Promise<void> {
     for (const director of this.directors.values()) await director.shutdown();
+    await this.cluster?.stop();
+  }
+
+  /** The nodes serving this store: every registered node in a cluster, else this server alone. */
+  async nodes(): Promise<Array<{ nodeId: string; host: string; pid: number; self: boolean; silentMs: number }>> {
+    if (!this.cluster) return [{ nodeId: 'local', host: hostname(), pid: process.pid, self: true, silentMs: 0 }];
+    const self = this.cluster.nodeId;
+    return (await this.cluster.listNodes()).map((node) => ({ nodeId: node.nodeId, host: node.host, pid: node.pid, self: node.nodeId === self, silentMs: node.silentMs }));
+  }
+
+  private onClusterEvent(event: ClusterEvent | null): void {
+    if (event === null) {
+      // Notifications may have been missed: look for queued work and finished replies.
+      for (const director of this.directors.values()) {
+        director.running?.recheckWaiters().catch((error) => this.backgroundError(error));
+        for (const host of director.running?.hosts.values() ?? []) host.queue.wake();
+      }
+      return;
+    }
+    const director = this.directors.get(event.namespace);
+    if (!director) return;
+    if (event.type === 'wake') director.running?.wake(event.target);
+    else if (event.type === 'reply') director.running?.deliverRemoteReply(event.requestId, event.responseId, event.error).catch((error) => this.backgroundError(error));
+    else if (event.origin !== this.cluster?.nodeId) void director.applyRemote(event.op);
   }
 
   async namespaces(): Promise<string[]> {
@@ -182,15 +220,15 @@ export class Engine implements EngineApi {
   }
 
   async componentStart(namespace: string, item: string): Promise<void> {
-    await (await this.use(namespace)).withRunning('start a component', (running) => running.startItem(item));
+    await (await this.use(namespace)).component('start', item);
   }
 
   async componentStop(namespace: string, item: string): Promise<void> {
-    await (await this.use(namespace)).withRunning('stop a component', (running) => running.stopItem(item));
+    await (await this.use(namespace)).component('stop', item);
   }
 
   async componentRestart(namespace: string, item: string): Promise<void> {
-    await (await this.use(namespace)).withRunning('restart a component', (running) => running.restartItem(item));
+    await (await this.use(namespace)).component('restart', item);
   }
 
   async items(namespace: string): Promise<ItemStatus[]> {
@@ -293,6 +331,8 @@ export class Engine implements EngineApi {
         drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
         graceMs: this.options.graceMs ?? 5_000,
         transforms: this.dtl,
+        cluster: this.cluster,
+        onError: (error) => this.backgroundError(error),
       });
       this.directors.set(namespace, director);
     }

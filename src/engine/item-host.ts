@@ -13,7 +13,7 @@ import type { ResolvedComponent } from './component-resolver.ts';
 import { MessageCall } from './message-call.ts';
 import type { MessageRouter } from './message-router.ts';
 import { nextRetryDelay, retryPolicyFromSettings, type RetryPolicy } from './retry-policy.ts';
-import { WorkQueue } from './work-queue.ts';
+import type { ItemQueue } from './work-queue.ts';
 
 export type ItemState = 'stopped' | 'running' | 'error' | 'disabled';
 
@@ -53,7 +53,7 @@ class Pause {
 }
 
 export class ItemHost {
-  readonly queue = new WorkQueue();
+  readonly queue: ItemQueue;
   state: ItemState = 'stopped';
   error: string | null = null;
   private jobs: Job[] = [];
@@ -74,6 +74,7 @@ export class ItemHost {
       (setting.target === 'Adapter' ? this.settings.adapter : this.settings.host)[setting.name] = setting.value;
     }
     this.retry = retryPolicyFromSettings(this.settings.host);
+    this.queue = router.createQueue(item.name, Math.max(1, item.poolSize));
   }
 
   get kind(): ComponentKind {
@@ -203,6 +204,7 @@ export class ItemHost {
         await this.handle(job, message);
       } finally {
         job.busy = null;
+        this.queue.done(message.id);
       }
     }
   }
@@ -292,6 +294,10 @@ export class ItemHost {
     const interval = Math.max(0.01, Number(this.settings.adapter['CallInterval'] ?? this.settings.host['CallInterval'] ?? 5) || 5) * 1000;
     while (this.state === 'running') {
       if (!job.alive && !(await this.revive(job))) return;
+      if (!(await this.router.mayPoll(this.name, interval).catch(() => false))) {
+        await this.pause.wait(interval);
+        continue;
+      }
       const call = new MessageCall(this.router, this.name, null);
       job.busy = { id: 0 } as StoredMessage;
       try {

@@ -2,6 +2,7 @@
 import type { Reply } from '../core/component.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
 import type { EventLog } from './event-log.ts';
+import type { ItemQueue } from './work-queue.ts';
 
 export interface Origin {
   /** The config name of the sender (or a pseudo-item such as the testing service). */
@@ -32,6 +33,10 @@ export interface MessageRouter {
   send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
   /** Applies a stored DTL transform of the namespace. */
   transform(name: string, body: MessageBody): Promise<MessageBody>;
+  /** The queue of an item (in memory on one node, claimed from the store in a cluster). */
+  createQueue(item: string, batch: number): ItemQueue;
+  /** Whether this node may run the poll of a service now. */
+  mayPoll(item: string, intervalMs: number): Promise<boolean>;
   /** Counts a request an item finished handling (for metrics). */
   countOutcome(item: string, ok: boolean): void;
   /** Persists the outcome of a request and hands the reply to whoever waits for it. */

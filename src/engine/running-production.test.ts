@@ -84,6 +84,8 @@ describe('RunningProduction', () => {
       graceMs: 500,
       counts,
       transforms: new DtlService(store),
+      cluster: null,
+      onError: (error) => console.error(error),
     });
     await production.start();
     return production;

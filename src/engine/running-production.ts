@@ -12,9 +12,20 @@ import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { ItemHost } from './item-host.ts';
 import type { MessageRouter, Origin, Outcome, SendRequestOptions, SentRequest } from './message-router.ts';
+import { ClaimingQueue } from './claiming-queue.ts';
+import type { ClusterEvent } from './cluster-node.ts';
+import { WorkQueue, type ItemQueue } from './work-queue.ts';
 
 /** Messages handled per item, kept by the namespace across runs (metrics). */
 export type OutcomeCounts = Map<string, { processed: number; failed: number }>;
+
+/** What a production needs from the cluster when several nodes share the store. */
+export interface ClusterLink {
+  readonly nodeId: string;
+  readonly leaseMs: number;
+  announce(event: ClusterEvent): void;
+  holdLease(name: string, ttlMs: number): Promise<boolean>;
+}
 
 export interface RunningProductionOptions {
   /** How long stop waits for queues to drain before stopping the items anyway. */
@@ -22,6 +33,9 @@ export interface RunningProductionOptions {
   graceMs: number;
   counts: OutcomeCounts;
   transforms: { transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody> };
+  /** Null on a single node (SQLite): queues then live in memory. */
+  cluster: ClusterLink | null;
+  onError: (error: unknown) => void;
 }
 
 interface Waiter {
@@ -35,6 +49,7 @@ export class RunningProduction implements MessageRouter {
   readonly flows = new Set<string>();
   private readonly waiters = new Map<number, Waiter>();
   private dead = false;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: Store,
@@ -52,7 +67,59 @@ export class RunningProduction implements MessageRouter {
   async start(): Promise<void> {
     for (const item of this.definition.items) this.hosts.set(item.name, await this.createHost(item));
     await Promise.all([...this.hosts.values()].map((host) => host.start()));
-    await this.recover();
+    if (this.options.cluster) await this.startSweeping(this.options.cluster);
+    else await this.recover();
+  }
+
+  /** A request for `target` was queued on another node. */
+  wake(target: string): void {
+    this.hosts.get(target)?.queue.wake();
+  }
+
+  /** Another node finished a request a caller here waits for. */
+  async deliverRemoteReply(requestId: number, responseId: number | null, error: string | null): Promise<void> {
+    const waiter = this.waiters.get(requestId);
+    if (!waiter) return;
+    this.waiters.delete(requestId);
+    if (error !== null) return waiter.reject(new ConveyorError('ERR_COMPONENT_FAILED', error));
+    if (responseId === null) return waiter.resolve(null);
+    const response = await this.store.messages.get(this.namespace, responseId);
+    waiter.resolve(response?.body ?? null);
+  }
+
+  /** After missed notifications: settle the waits whose requests finished meanwhile. */
+  async recheckWaiters(): Promise<void> {
+    for (const requestId of [...this.waiters.keys()]) {
+      const request = await this.store.messages.get(this.namespace, requestId);
+      if (!request || request.status === 'queued' || request.status === 'delivered') continue;
+      if (request.status !== 'completed') {
+        await this.deliverRemoteReply(requestId, null, request.error ?? `Request ${requestId} ended as ${request.status}`);
+        continue;
+      }
+      const response = (await this.store.messages.session(this.namespace, request.sessionId)).find((m) => m.kind === 'response' && m.correspondingId === requestId);
+      await this.deliverRemoteReply(requestId, response?.id ?? null, null);
+    }
+  }
+
+  /** Whether this node runs the poll of a service now: always on a single node, by lease in a cluster. */
+  mayPoll(item: string, intervalMs: number): Promise<boolean> {
+    const cluster = this.options.cluster;
+    if (!cluster) return Promise.resolve(true);
+    return cluster.holdLease(`poller:${this.namespace}/${this.name}/${item}`, Math.max(3 * intervalMs, 3000));
+  }
+
+  createQueue(item: string, batch: number): ItemQueue {
+    const cluster = this.options.cluster;
+    if (!cluster) return new WorkQueue();
+    return new ClaimingQueue(this.store, {
+      namespace: this.namespace,
+      target: item,
+      nodeId: cluster.nodeId,
+      leaseMs: cluster.leaseMs,
+      batch,
+      pollMs: 1000,
+      onError: this.options.onError,
+    });
   }
 
   async send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest> {
@@ -110,6 +177,7 @@ export class RunningProduction implements MessageRouter {
     reply?.catch(() => undefined);
     if (this.dead) return { message, reply };
     host.queue.push(message);
+    this.options.cluster?.announce({ type: 'wake', namespace: this.namespace, target });
     return { message, reply };
   }
 
@@ -127,9 +195,10 @@ export class RunningProduction implements MessageRouter {
   async complete(request: StoredMessage, outcome: Outcome): Promise<void> {
     if (this.dead) return;
     const writes: Array<Promise<unknown>> = [];
+    let responseInsert: Promise<number[]> | null = null;
     if ('response' in outcome && outcome.response !== null) {
       writes.push(
-        this.store.messages.insert([
+        (responseInsert = this.store.messages.insert([
           {
             namespace: this.namespace,
             sessionId: request.sessionId,
@@ -144,7 +213,7 @@ export class RunningProduction implements MessageRouter {
             description: '',
             body: outcome.response,
           },
-        ]),
+        ])),
       );
     }
     writes.push(
@@ -154,7 +223,20 @@ export class RunningProduction implements MessageRouter {
     );
     await Promise.all(writes);
     const waiter = this.waiters.get(request.id);
-    if (!waiter) return;
+    if (!waiter) {
+      // The caller may wait on another node.
+      if (this.options.cluster && request.responseRequired) {
+        const responseId = responseInsert ? ((await responseInsert)[0] ?? null) : null;
+        this.options.cluster.announce({
+          type: 'reply',
+          namespace: this.namespace,
+          requestId: request.id,
+          responseId,
+          error: 'error' in outcome ? outcome.error : null,
+        });
+      }
+      return;
+    }
     this.waiters.delete(request.id);
     if ('error' in outcome) waiter.reject(new ConveyorError('ERR_COMPONENT_FAILED', outcome.error));
     else waiter.resolve(outcome.response);
@@ -285,7 +367,25 @@ export class RunningProduction implements MessageRouter {
     this.log.write('Info', `Recovered ${requeued} unfinished message${requeued === 1 ? '' : 's'} (${discard.length} superseded by their parent)`);
   }
 
+  /** Cluster: every node puts requests of dead nodes (expired leases) back in the queues. */
+  private async startSweeping(cluster: ClusterLink): Promise<void> {
+    const sweep = async () => {
+      try {
+        if ((await this.store.messages.releaseExpired(this.namespace, Date.now())) > 0) {
+          for (const host of this.hosts.values()) host.queue.wake();
+        }
+      } catch (error) {
+        this.options.onError(error);
+      }
+    };
+    await sweep();
+    for (const host of this.hosts.values()) host.queue.wake();
+    this.sweeper = setInterval(() => void sweep(), Math.max(500, cluster.leaseMs / 2));
+    this.sweeper.unref();
+  }
+
   private finish(how: 'stopped' | 'killed'): void {
+    if (this.sweeper) clearInterval(this.sweeper);
     this.dead = true;
     const error = new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${how} before the reply came`);
     for (const waiter of this.waiters.values()) waiter.reject(error);

@@ -6,7 +6,26 @@
  */
 import type { StoredMessage } from '../core/message.ts';
 
-export class WorkQueue {
+/** The queue an item's jobs take their requests from. */
+export interface ItemQueue {
+  /** Requests held here and not yet taken. */
+  readonly depth: number;
+  peekOldest(): StoredMessage | undefined;
+  /** A request for this item was persisted here. */
+  push(message: StoredMessage): void;
+  /** Requests may be waiting in the store (queued on another node, or released): look for them. */
+  wake(): void;
+  /** The next request, or null once closed. */
+  take(): Promise<StoredMessage | null>;
+  /** The job finished with this request (its outcome is persisted). */
+  done(id: number): void;
+  close(): void;
+  reopen(): void;
+  /** Empties the queue; returns what a successor queue must be given (requests held only here). */
+  drain(): StoredMessage[];
+}
+
+export class WorkQueue implements ItemQueue {
   private items: StoredMessage[] = [];
   private head = 0;
   private takers: Array<(message: StoredMessage | null) => void> = [];
@@ -35,6 +54,14 @@ export class WorkQueue {
     if (this.head < this.items.length) return Promise.resolve(this.next());
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => this.takers.push(resolve));
+  }
+
+  wake(): void {
+    // Everything for this queue arrives through push on a single node.
+  }
+
+  done(_id: number): void {
+    // Nothing is held for a taken message: the store has it.
   }
 
   /** Wakes every waiting job with null; queued messages stay (they are also in the store). */
