@@ -31,15 +31,23 @@ def classname_of(value):
     return f'{cls.__module__}.{cls.__name__}'
 
 
+_class_cache = {}
+
+
 def load_class(classname):
+    cls = _class_cache.get(classname)
+    if cls is not None:
+        return cls
     if not classname:
         raise SerializationError('JSON message malformed, must include classname')
     module_name, _, class_name = classname.rpartition('.')
     try:
         module = importlib.import_module(module_name)
-        return getattr(module, class_name)
+        cls = getattr(module, class_name)
     except Exception as error:  # the message names the class whatever went wrong
         raise SerializationError(f'Failed to load class {classname}: {error}') from error
+    _class_cache[classname] = cls
+    return cls
 
 
 # --- encoding -----------------------------------------------------------------------------------
@@ -144,24 +152,40 @@ def from_json(cls, text):
 
 
 def dataclass_from_dict(cls, data):
-    hints = _type_hints(cls)
+    init_fields, known = _fields_of(cls)
     arguments = {}
     missing = []
-    for field in dataclasses.fields(cls):
-        if not field.init:
-            continue
-        if field.name in data:
-            arguments[field.name] = coerce(data[field.name], hints.get(field.name, field.type))
-        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            missing.append(field.name)
+    for name, hint, required in init_fields:
+        if name in data:
+            arguments[name] = coerce(data[name], hint)
+        elif required:
+            missing.append(name)
     if missing:
         raise SerializationError(f'{cls.__module__}.{cls.__name__} is missing the required field(s) {", ".join(missing)}')
     instance = cls(**arguments)
-    known = {f.name for f in dataclasses.fields(cls)}
     for key, value in data.items():
         if key not in known:
             setattr(instance, key, value)
     return instance
+
+
+# Per class: (init fields as (name, type hint, required), every field name). Resolving type hints
+# costs more than decoding a small message, so it is done once per class.
+_field_cache = {}
+
+
+def _fields_of(cls):
+    cached = _field_cache.get(cls)
+    if cached is None:
+        hints = _type_hints(cls)
+        fields = dataclasses.fields(cls)
+        init_fields = tuple(
+            (f.name, hints.get(f.name, f.type), f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+            for f in fields if f.init
+        )
+        cached = (init_fields, frozenset(f.name for f in fields))
+        _field_cache[cls] = cached
+    return cached
 
 
 def _type_hints(cls):
@@ -207,6 +231,8 @@ def coerce(value, annotation):
 
 
 def _coerce(value, annotation):
+    if type(value) is annotation:  # the common case: nothing to convert
+        return value
     if annotation is None or annotation is typing.Any or isinstance(annotation, (str, typing.ForwardRef)):
         return value
     origin = typing.get_origin(annotation)
