@@ -8,10 +8,12 @@ import { ConveyorError } from '../core/errors.ts';
 export const maxFrameBytes = 256 * 1024 * 1024;
 
 export function encodeFrame(value: unknown): Buffer {
-  const payload = Buffer.from(JSON.stringify(value), 'utf8');
-  const frame = Buffer.allocUnsafe(4 + payload.length);
-  frame.writeUInt32BE(payload.length, 0);
-  payload.copy(frame, 4);
+  const text = JSON.stringify(value);
+  const length = Buffer.byteLength(text, 'utf8');
+  // One buffer, the text encoded straight into it after the header (no intermediate copy).
+  const frame = Buffer.allocUnsafe(4 + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(text, 4, 'utf8');
   return frame;
 }
 
