@@ -184,6 +184,40 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
     expect(stored.source).toContain('"SO-"_source.{number}');
   });
 
+  it('imports a JSON schema by upload and browses its tree', async () => {
+    await page.getByRole('link', { name: 'Schemas' }).click();
+    await page.getByLabel('Package').fill('demo');
+    await page.getByLabel('Schema name').fill('demo.Person');
+    const schema = { type: 'object', title: 'Person', properties: { name: { type: 'string' }, emails: { type: 'array', items: { type: 'string' } } } };
+    await page.getByLabel('Schema file').setInputFiles({ name: 'person.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(schema)) });
+    await page.getByRole('button', { name: 'Import' }).click();
+    const tree = page.getByRole('region', { name: 'Schema tree' });
+    await expect.poll(() => tree.locator('.tree-name').allTextContents()).toEqual(['name', 'emails()']);
+    expect(await page.getByRole('table', { name: 'Schemas' }).locator('tbody tr', { hasText: 'demo.Person' }).locator('td').nth(1).textContent()).toBe('demo');
+    await page.getByLabel('Schema file').setInputFiles([]);
+    await page.getByLabel('Server path').fill('/no/such/schema.json');
+    await page.getByRole('button', { name: 'Import' }).click();
+    await expect.poll(() => page.getByRole('form', { name: 'Import schema' }).locator('xpath=..').locator('.error-note').textContent()).toMatch(/Cannot read the schema file \/no\/such\/schema.json: ENOENT/);
+    await shot('schemas');
+  });
+
+  it('creates and edits a lookup table', async () => {
+    await page.getByRole('link', { name: 'Lookups' }).click();
+    await page.getByLabel('New table name').fill('Clients');
+    await page.getByRole('button', { name: 'New table' }).click();
+    await page.getByLabel('Key 1').fill('ACME');
+    await page.getByLabel('Value 1').fill('Acme Corporation');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByLabel('Key 2').fill('ACME');
+    await expect.poll(() => page.locator('.error-note').allTextContents()).toEqual(['The key "ACME" appears twice; keys must be unique.']);
+    await page.getByLabel('Key 2').fill('GLOBEX');
+    await page.getByLabel('Value 2').fill('Globex Inc.');
+    await page.getByRole('button', { name: 'Save table' }).click();
+    await expect.poll(async () => JSON.parse((await server.api('GET', '/lookups/Clients')).text)).toEqual({ table: 'Clients', entries: { ACME: 'Acme Corporation', GLOBEX: 'Globex Inc.' } });
+    await page.getByRole('list', { name: 'Tables' }).getByRole('button', { name: 'Clients' }).waitFor();
+    await shot('lookups');
+  });
+
   it('stops the production', async () => {
     await page.getByRole('link', { name: 'Productions' }).click();
     await page.getByRole('button', { name: 'Stop' }).click();

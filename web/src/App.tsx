@@ -6,8 +6,10 @@ import { DtlList } from './pages/DtlList.tsx';
 import { DtlTester } from './pages/DtlTester.tsx';
 import { EventLog } from './pages/EventLog.tsx';
 import { MessageDetail, Messages } from './pages/Messages.tsx';
+import { Lookups } from './pages/Lookups.tsx';
 import { Productions } from './pages/Productions.tsx';
 import { Queues } from './pages/Queues.tsx';
+import { Schemas } from './pages/Schemas.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { TestComponent } from './pages/TestComponent.tsx';
 import { Trace } from './pages/Trace.tsx';
@@ -21,6 +23,8 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'queues', label: 'Queues' },
   { key: 'test', label: 'Test' },
   { key: 'dtl', label: 'DTL' },
+  { key: 'schemas', label: 'Schemas' },
+  { key: 'lookups', label: 'Lookups' },
 ];
 
 function page(route: Route): ReactNode {
@@ -34,6 +38,10 @@ function page(route: Route): ReactNode {
       return <Queues />;
     case 'test':
       return <TestComponent />;
+    case 'schemas':
+      return <Schemas />;
+    case 'lookups':
+      return <Lookups />;
     case 'dtl':
       if (id === 'edit' && name) return <DtlEditor key={name} name={name} query={route.query} />;
       if (id === 'test' && name) return <DtlTester key={name} name={name} />;

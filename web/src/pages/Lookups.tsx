@@ -1,0 +1,163 @@
+/** Lookup tables: list, edit entries, create, delete, import (JSON object or CSV key,value) and export. */
+import { useEffect, useState } from 'react';
+import { ApiError } from '../api/client.ts';
+import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
+import { useSession } from '../session.tsx';
+
+type Entry = { key: string; value: string };
+
+/** A JSON object of key → value, or CSV lines `key,value` (the first comma splits). */
+export function parseLookupFile(text: string): Entry[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    const parsed = JSON.parse(trimmed) as Record<string, unknown>;
+    return Object.entries(parsed).map(([key, value]) => ({ key, value: String(value) }));
+  }
+  return trimmed
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .map((line, index) => {
+      const comma = line.indexOf(',');
+      if (comma < 0) throw new Error(`line ${index + 1} has no comma: write key,value`);
+      return { key: line.slice(0, comma).trim(), value: line.slice(comma + 1).trim() };
+    });
+}
+
+export function Lookups() {
+  const { api, can } = useSession();
+  const tables = useLoad(() => api.get<{ tables: string[] }>('/lookups'), [api]);
+  const [table, setTable] = useState('');
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [newName, setNewName] = useState('');
+  const [fileError, setFileError] = useState('');
+  const save = useAction();
+  // A table just named with "New table" does not exist until it is saved: a 404 reads as empty.
+  const loaded = useLoad(async () => {
+    if (!table) return null;
+    try {
+      return (await api.get<{ entries: Record<string, string> }>(`/lookups/${encodeURIComponent(table)}`)).entries;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
+  }, [api, table]);
+  const editable = can('operator');
+
+  useEffect(() => {
+    if (loaded.data) setEntries(Object.entries(loaded.data).map(([key, value]) => ({ key, value })));
+  }, [loaded.data]);
+
+  const duplicate = entries.find((entry, index) => entries.findIndex((other) => other.key === entry.key) !== index);
+  const saveTable = () =>
+    save.run(async () => {
+      await api.put(`/lookups/${encodeURIComponent(table)}`, { entries: Object.fromEntries(entries.filter((e) => e.key !== '').map((e) => [e.key, e.value])) });
+      tables.reload();
+      loaded.reload();
+    });
+
+  return (
+    <Panel
+      title="Lookup tables"
+      actions={
+        editable ? (
+          <form
+            className="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setTable(newName);
+              setEntries([{ key: '', value: '' }]);
+              setNewName('');
+            }}
+          >
+            <input value={newName} onChange={(e) => setNewName(e.target.value)} placeholder="New table name" aria-label="New table name" />
+            <button type="submit" disabled={!newName}>
+              New table
+            </button>
+          </form>
+        ) : null
+      }
+    >
+      <ErrorNote error={tables.error} />
+      <div className="lookup-layout">
+        <ul className="table-list" aria-label="Tables">
+          {tables.data?.tables.map((name) => (
+            <li key={name}>
+              <button type="button" className={name === table ? 'link active' : 'link'} onClick={() => (setEntries([]), setTable(name))}>
+                {name}
+              </button>
+            </li>
+          ))}
+          {tables.data?.tables.length === 0 ? <li className="muted">No table yet.</li> : null}
+        </ul>
+        {table ? (
+          <div>
+            <h3>{table}</h3>
+            <ErrorNote error={loaded.error} />
+            <table className="grid settings-table" aria-label="Entries">
+              <thead>
+                <tr>
+                  <th>Key</th>
+                  <th>Value</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry, index) => (
+                  <tr key={index}>
+                    <td>
+                      <input value={entry.key} readOnly={!editable} onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, key: e.target.value } : x)))} aria-label={`Key ${index + 1}`} />
+                    </td>
+                    <td>
+                      <input value={entry.value} readOnly={!editable} onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, value: e.target.value } : x)))} aria-label={`Value ${index + 1}`} />
+                    </td>
+                    <td>{editable ? <button type="button" className="link danger" onClick={() => setEntries(entries.filter((_, at) => at !== index))} aria-label={`Remove ${entry.key}`}>✕</button> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {duplicate ? <div className="error-note">The key {JSON.stringify(duplicate.key)} appears twice; keys must be unique.</div> : null}
+            <div className="button-row">
+              {editable ? (
+                <>
+                  <button type="button" onClick={() => setEntries([...entries, { key: '', value: '' }])}>
+                    Add entry
+                  </button>
+                  <button type="button" className="primary" disabled={save.busy || duplicate !== undefined} onClick={saveTable}>
+                    Save table
+                  </button>
+                  <label className="inline">
+                    Import
+                    <input
+                      type="file"
+                      accept=".json,.csv,text/csv,application/json"
+                      aria-label="Import entries"
+                      onChange={async (e) => {
+                        const file = e.target.files?.[0];
+                        if (!file) return;
+                        try {
+                          setEntries(parseLookupFile(await file.text()));
+                          setFileError('');
+                        } catch (error) {
+                          setFileError(`${file.name}: ${(error as Error).message}`);
+                        }
+                      }}
+                    />
+                  </label>
+                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && save.run(async () => (await api.delete(`/lookups/${encodeURIComponent(table)}`), setTable(''), tables.reload()))}>
+                    Delete table
+                  </button>
+                </>
+              ) : null}
+              <a className="button" download={`${table}.json`} href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(Object.fromEntries(entries.map((e) => [e.key, e.value])), null, 2))}`}>
+                Export JSON
+              </a>
+            </div>
+            <ErrorNote error={fileError || save.error} />
+          </div>
+        ) : (
+          <p className="muted">Select a table.</p>
+        )}
+      </div>
+    </Panel>
+  );
+}
