@@ -151,6 +151,35 @@ function safeRead(node: ExprNode | null, fnName: string, pos: Position): Fn {
   throw new DtlSyntaxError(`$${fnName} needs a variable or a property path as its first argument`, node?.pos ?? pos);
 }
 
+const LOG_MACROS: Record<string, 'Info' | 'Warning' | 'Error' | 'Alert'> = { LOGINFO: 'Info', LOGWARNING: 'Warning', LOGERROR: 'Error', LOGALERT: 'Alert' };
+
+/** The macros `<code>` blocks use: status tests and trace / log output (as trace entries). */
+function compileMacro(name: string, args: Fn[], pos: Position): Fn {
+  const macro = name.toUpperCase();
+  const arity = macro === 'OK' ? 0 : 1;
+  if (macro !== 'OK' && macro !== 'ISOK' && macro !== 'ISERR' && macro !== 'TRACE' && !LOG_MACROS[macro]) {
+    throw new DtlSyntaxError(`unknown macro $$$${name} (supported: $$$OK, $$$ISOK, $$$ISERR, $$$TRACE, $$$LOGINFO, $$$LOGWARNING, $$$LOGERROR, $$$LOGALERT)`, pos);
+  }
+  checkArity('$$$', name, arity, arity, args.length, pos);
+  const arg = args[0] ?? (() => '');
+  switch (macro) {
+    case 'OK':
+      return () => bool(true);
+    case 'ISOK':
+      return (ctx) => bool(truthy(arg(ctx)));
+    case 'ISERR':
+      return (ctx) => bool(!truthy(arg(ctx)));
+    default: {
+      const level = LOG_MACROS[macro];
+      return (ctx) => {
+        const entry = { category: 'user' as const, text: toStr(arg(ctx)), line: pos.line };
+        ctx.trace.push(level ? { ...entry, level } : entry);
+        return '';
+      };
+    }
+  }
+}
+
 export function compileExpr(node: ExprNode, allowStar = false): Fn {
   switch (node.kind) {
     case 'string': {
@@ -226,6 +255,7 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       return call(node.pos, def.call, compileArgs(node.args));
     }
     case 'system': {
+      if (node.name.startsWith('$$$')) return compileMacro(node.name.slice(3), compileArgs(node.args), node.pos);
       const name = systemFunctionName(node.name);
       if (name === 'GET' || name === 'DATA') {
         checkArity('$', name, 1, name === 'GET' ? 2 : 1, node.args.length, node.pos);

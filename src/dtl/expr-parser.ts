@@ -25,6 +25,8 @@ const PATTERN_COUNT = /(\d*)(\.?)(\d*)/y;
 export class ExprParser {
   private i = 0;
   private readonly lineStarts: number[] = [0];
+  /** `$$$` macros are accepted inside <code> only. */
+  allowMacros = false;
 
   constructor(
     private readonly text: string,
@@ -208,7 +210,11 @@ export class ExprParser {
 
   parseDollar(): ExprNode {
     const start = this.i;
-    if (this.peek('$$')) this.fail('$$ calls and $$$ macros are not supported in expressions');
+    if (this.allowMacros && this.eat('$$$')) {
+      const name = this.ident('a macro name after $$$');
+      return { kind: 'system', name: `$$$${name}`, args: this.peek('(') ? this.parseArgs() : [], pos: this.pos(start) };
+    }
+    if (this.peek('$$')) this.fail(this.peek('$$$') ? '$$$ macros are only supported inside <code>' : '$$ calls are not supported in expressions');
     this.i++;
     const name = this.ident('a $ function or variable name').toUpperCase();
     if (name === 'SYSTEM' && this.eat('.')) {

@@ -42,6 +42,16 @@ describe('<code> ObjectScript subset', () => {
     expect(local(exec(' Set:0 x=1\n Set y=$GET(x,"unset")'), 'y')).toBe('unset');
   });
 
+  it('supports the status and trace macros', () => {
+    const ctx = exec(' Set sc = $$$OK\n If $$$ISOK(sc) { $$$TRACE("ok "_sc) }\n Set bad = "0 failed"\n If $$$ISERR(bad) { $$$LOGWARNING("warn") }');
+    expect(ctx.trace).toEqual([
+      { category: 'user', text: 'ok 1', line: 11 },
+      { category: 'user', text: 'warn', line: 13, level: 'Warning' },
+    ]);
+    expect(() => compileCode(' $$$FOO(1)', { line: 1, column: 1 })).toThrow(/unknown macro \$\$\$FOO/);
+    expect(() => compileCode(' Set a = $$$ISERR()', { line: 1, column: 1 })).toThrow(/\$\$\$ISERR takes 1 argument/);
+  });
+
   it('ignores comments and kills variables', () => {
     const ctx = exec(' // a comment\n ; another\n Set a=1 /* inline */\n #; more\n Set b=2\n Kill a');
     expect(ctx.locals.a).toBeUndefined();

@@ -1,7 +1,8 @@
 /**
  * The ObjectScript statement subset of `<code>` (dtl-reference §1.10, vector 40): `Set`, `Do`,
  * `If`/`ElseIf`/`Else { }`, `For v=a:b:c { }`, `For { }`, `Quit`, `Continue`, `Kill`, with
- * post-conditionals (`Quit:x=""`). Anything else is a compile error at its position. Code shares
+ * post-conditionals (`Quit:x=""`), and the macros $$$OK, $$$ISOK, $$$ISERR, $$$TRACE, $$$LOG….
+ * Anything else is a compile error at its position. Code shares
  * the run's locals, `source`, `target` and `aux`; curly paths are not available inside it.
  */
 import { ObjectScriptError, type RunContext } from './context.ts';
@@ -35,6 +36,7 @@ class CodeParser {
   private readonly p: ExprParser;
   constructor(private readonly text: string, base: Position) {
     this.p = new ExprParser(text, base);
+    this.p.allowMacros = true;
   }
 
   fail(message: string, offset?: number): never {
@@ -82,6 +84,14 @@ class CodeParser {
 
   parseCommand(): Statement {
     const start = this.p.offset;
+    if (this.p.peek('$$$')) {
+      // A macro used as a statement (`$$$TRACE("…")`).
+      const macro = compileExpr(this.p.parseExpr());
+      return (ctx) => {
+        macro(ctx);
+        return 0;
+      };
+    }
     const word = /^[A-Za-z]+/.exec(this.text.slice(start));
     const command = word ? COMMANDS[word[0].toUpperCase()] : undefined;
     if (!word || !command) {

@@ -16,10 +16,12 @@ export interface DtlRunError {
 }
 
 export interface DtlTraceEntry {
-  /** `user`: a `<trace>` action; `xform`: an action error reported as a trace (REPORTERRORS=0). */
+  /** `user`: a `<trace>` action or `$$$TRACE`/`$$$LOG…` in `<code>`; `xform`: an action error reported as a trace (REPORTERRORS=0). */
   category: 'user' | 'xform';
   text: string;
   line: number;
+  /** Set by `$$$LOGINFO` / `$$$LOGWARNING` / `$$$LOGERROR` / `$$$LOGALERT`: the event-log type to use instead of Trace. */
+  level?: 'Info' | 'Warning' | 'Error' | 'Alert';
 }
 
 export interface DtlResult {
