@@ -19,7 +19,7 @@ import { closedLoop } from '../support/load.ts';
 import { fixturesDir } from '../support/production.ts';
 import { plan, quick, runScenario } from '../support/results.ts';
 
-const pools = quick ? [1, 2] : [1, 2, 4];
+const pools = quick ? [1, 2] : [1, 2, 4, 8];
 const payloadBytes = 64;
 
 /** One python3 process answering JSON lines in order. */

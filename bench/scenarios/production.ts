@@ -4,14 +4,15 @@
  * each input into the Python business service (RunningProduction.processInput, what an inbound
  * adapter does), the service calls the process synchronously, the process calls the operation
  * synchronously. Then one synchronous hop (bench → Python operation): its maximum rate and its
- * latency at half that rate.
+ * latency at half that rate. Last, for the analysis only, pool size 2 with durability `normal`
+ * (no fsync per commit): how much of the time is the disk's.
  * Run: node --import tsx bench/scenarios/production.ts [--quick]
  */
 import { describe, measureChain, measureChainAtRate, measureHop, type LoadFigures } from '../support/chain.ts';
 import { plan, quick, runScenario } from '../support/results.ts';
 import { fmt } from '../support/stats.ts';
 
-const pools = quick ? [1, 2] : [1, 2, 4];
+const pools = quick ? [1, 2] : [1, 2, 4, 8];
 const payloadBytes = 64;
 
 await runScenario('production', { ...plan, pools, payloadBytes, components: 'python', durability: 'full', driver: 'processInput into the Python service' }, async () => {
@@ -30,5 +31,7 @@ await runScenario('production', { ...plan, pools, payloadBytes, components: 'pyt
     describe(`one sync hop into a Python operation, pool ${poolSize}, max rate`, hop[`pool${poolSize}`]!.max);
     describe(`one sync hop, pool ${poolSize}, at half the max (${fmt(hop[`pool${poolSize}`]!.half.offeredPerSecond)}/s offered)`, hop[`pool${poolSize}`]!.half);
   }
-  return { chain, bestPool, chainAtHalf, hop };
+  const withoutFsync = await measureChain({ kind: 'python', poolSize: 2, payloadBytes, durability: 'normal' }, plan);
+  describe('Python S→P→O, pool size 2, durability normal (no fsync: analysis only)', withoutFsync);
+  return { chain, bestPool, chainAtHalf, hop, withoutFsync };
 });

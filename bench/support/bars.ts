@@ -107,7 +107,7 @@ export function checkBars(): BarCheck[] {
       bar: 'RSS flat over a long run',
       figure: `${fmt(slope)} MB/min over ${memory.seconds} s`,
       met: Math.abs(slope) < 1 && memory.lastMb.nodeMb <= memory.firstMb.nodeMb * 1.1,
-      detail: `node ${fmt(memory.firstMb.nodeMb)} → ${fmt(memory.lastMb.nodeMb)} MB, with workers ${fmt(memory.firstMb.totalMb)} → ${fmt(memory.lastMb.totalMb)} MB (flat: |slope of the second half| < 1 MB/min and no more than +10%)`,
+      detail: `node ${fmt(memory.firstMb.nodeMb)} → ${fmt(memory.lastMb.nodeMb)} MB, with workers ${fmt(memory.firstMb.totalMb)} → ${fmt(memory.lastMb.totalMb)} MB (flat: second-half slope within ±1 MB/min and no more than +10%)`,
     });
   } else checks.push(notMeasured('RSS flat over a long run', 'growth'));
 

@@ -2,11 +2,12 @@
  * Measuring the service → process → operation chain (and the single hop) at full load: open the
  * production, warm it up, run several timed windows, and reduce them to median and spread.
  */
+import { newItem } from '../../src/core/production.ts';
 import type { RunningProduction } from '../../src/engine/running-production.ts';
+import type { Durability } from '../../src/store/sqlite/sqlite-store.ts';
 import { closedLoop, openLoop, type WindowFigures } from './load.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction, sendSync, type ChainKind } from './production.ts';
 import { fmt, fmtSpread, spread, type Spread } from './stats.ts';
-import { newItem } from '../../src/core/production.ts';
 
 export interface Plan {
   runs: number;
@@ -68,6 +69,7 @@ export interface ChainOptions {
   /** Bytes of payload text in each request. */
   payloadBytes: number;
   storePath?: string;
+  durability?: Durability;
 }
 
 /** Callers enough to keep every job busy with the next input already waiting. */
@@ -75,7 +77,11 @@ export const concurrencyFor = (poolSize: number) => poolSize * 2;
 
 /** Round trips through the chain at full load. */
 export async function measureChain(options: ChainOptions, plan: Plan): Promise<LoadFigures> {
-  const production = await openBenchProduction({ items: chainItems(options.kind, options.poolSize), ...(options.storePath ? { storePath: options.storePath } : {}) });
+  const production = await openBenchProduction({
+    items: chainItems(options.kind, options.poolSize),
+    ...(options.storePath ? { storePath: options.storePath } : {}),
+    ...(options.durability ? { durability: options.durability } : {}),
+  });
   try {
     const payload = 'x'.repeat(options.payloadBytes);
     const call = chainCall(options.kind, production.running);
