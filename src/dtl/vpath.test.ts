@@ -29,7 +29,7 @@ describe('parseVPath', () => {
       ['a(0)', /positions start at 1/, 11],
       ['a(1+2)', /bad index/, 11],
       ['a(2', /unclosed "\("/, 11],
-      ['a:b', /unexpected ":"/, 11],
+      ['PID:5.1', /HL7-style Segment:Field paths are not supported/, 13],
       ['', /empty path/, 10],
     ];
     for (const [text, message, column] of cases) {
