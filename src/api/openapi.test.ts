@@ -76,6 +76,7 @@ describe('GET /openapi.json', () => {
       { op: 'post /api/iop/component/restart', url: '/api/iop/component/restart', payload: { component: 'Python.FileOperation' } },
       { op: 'get /api/iop/queues', url: '/api/iop/queues' },
       { op: 'get /api/iop/connections', url: '/api/iop/connections' },
+      { op: 'get /api/iop/nodes', url: '/api/iop/nodes' },
       { op: 'get /api/iop/list', url: '/api/iop/list' },
       { op: 'post /api/iop/stop', url: '/api/iop/stop' },
       { op: 'post /api/iop/kill', url: '/api/iop/kill' },

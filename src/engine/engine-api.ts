@@ -68,6 +68,16 @@ export interface ItemMessageCounts {
   failed: number;
 }
 
+export interface NodeInfo {
+  nodeId: string;
+  host: string;
+  pid: number;
+  /** The node answering this request. */
+  self: boolean;
+  /** Milliseconds since its last heartbeat. */
+  silentMs: number;
+}
+
 export interface EngineApi {
   namespaces(): Promise<string[]>;
   /** Throws ERR_NAMESPACE_UNKNOWN for an unknown namespace. Every other method calls it. */
@@ -108,6 +118,9 @@ export interface EngineApi {
   sessionTrace(namespace: string, sessionId: number): Promise<MessageHeader[]>;
   /** Sends a copy of a request again (to its target or another); returns the new message id. */
   resend(namespace: string, id: number, target?: string): Promise<number>;
+
+  /** Optional (scale-out): the nodes serving this store, for `GET /nodes`. */
+  nodes?(): Promise<NodeInfo[]>;
 
   /** Optional (added for `GET /metrics`): per-item message counters of the namespace. */
   messageCounts?(namespace: string): Promise<ItemMessageCounts[]>;

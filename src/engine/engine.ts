@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import { ClusterNode, type ClusterEvent } from './cluster-node.ts';
 import { Director } from './director.ts';
 import { DtlService } from './dtl-service.ts';
-import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
+import type { Connection, EngineApi, ItemMessageCounts, NodeInfo, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
 import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
 
@@ -71,7 +71,7 @@ export class Engine implements EngineApi {
   }
 
   /** The nodes serving this store: every registered node in a cluster, else this server alone. */
-  async nodes(): Promise<Array<{ nodeId: string; host: string; pid: number; self: boolean; silentMs: number }>> {
+  async nodes(): Promise<NodeInfo[]> {
     if (!this.cluster) return [{ nodeId: 'local', host: hostname(), pid: process.pid, self: true, silentMs: 0 }];
     const self = this.cluster.nodeId;
     return (await this.cluster.listNodes()).map((node) => ({ nodeId: node.nodeId, host: node.host, pid: node.pid, self: node.nodeId === self, silentMs: node.silentMs }));
