@@ -199,6 +199,8 @@ export class ItemHost {
       if (!job.alive && !(await this.revive(job))) return;
       const message = await this.queue.take();
       if (message === null) return;
+      // The worker may have died while this job waited for work: bring it back first.
+      if (!job.alive && !(await this.revive(job))) return;
       job.busy = message;
       try {
         await this.handle(job, message);

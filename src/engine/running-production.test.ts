@@ -220,4 +220,17 @@ describe('RunningProduction', () => {
     }
     await expect(p.processInput('Echo', null)).rejects.toThrow(/Echo is not a business service \(its kind is operation\)/);
   });
+
+  it('brings back a job whose worker died while idle before handing it the next message', async () => {
+    const made: Scripted[] = [];
+    classes.set('Idle', scripted('operation', () => {
+      const instance = new Scripted({});
+      made.push(instance);
+      return instance;
+    }));
+    const p = await run([newItem('Op', 'Idle')]);
+    made[0]!.exit('worker exited with signal SIGKILL');
+    expect(bodyText((await call(p, 'Op', 'still served'))!)).toBe('still served');
+    expect(made).toHaveLength(2);
+  });
 });
