@@ -2,26 +2,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../api/client.ts';
 import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
+import { parseLookupFile, type Entry } from '../lookup-file.ts';
 import { useSession } from '../session.tsx';
-
-type Entry = { key: string; value: string };
-
-/** A JSON object of key → value, or CSV lines `key,value` (the first comma splits). */
-export function parseLookupFile(text: string): Entry[] {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) {
-    const parsed = JSON.parse(trimmed) as Record<string, unknown>;
-    return Object.entries(parsed).map(([key, value]) => ({ key, value: String(value) }));
-  }
-  return trimmed
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .map((line, index) => {
-      const comma = line.indexOf(',');
-      if (comma < 0) throw new Error(`line ${index + 1} has no comma: write key,value`);
-      return { key: line.slice(0, comma).trim(), value: line.slice(comma + 1).trim() };
-    });
-}
 
 export function Lookups() {
   const { api, can } = useSession();
