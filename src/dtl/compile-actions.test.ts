@@ -57,6 +57,11 @@ describe('<assign>', () => {
     expect(source.o.v).toBe(1);
   });
 
+  it('assigns into local arrays and reads them back', async () => {
+    const r = await run(`<foreach property='source.{l()}' key='k'><assign value='k' property='pos(source.{l(k)})'/></foreach>\n<assign value='pos("b")' property='target.{b}'/>\n<assign value='$GET(pos("z"),0)' property='target.{z}'/>`, { l: ['a', 'b'] });
+    expect(r.target).toEqual({ b: 2, z: 0 });
+  });
+
   it('refuses a collection action on a variable and a write into source, at compile time', () => {
     expect(compileErrors(`<assign value='1' property='total' action='append'/>`)).toEqual(['2:1 action "append" needs a collection property, not the variable "total"']);
     expect(compileErrors(`<assign value='1' property='source.{a}'/>`)).toEqual([expect.stringMatching(/^2:29 property must be a target path/)]);

@@ -149,7 +149,8 @@ class ActionCompiler {
     if (node.kind === 'path' && node.root !== 'source') {
       const root = node.root;
       const steps = node.steps;
-      const container = root === 'target' ? (ctx: RunContext) => ctx.target : root === 'aux' ? (ctx: RunContext) => ctx.aux : (ctx: RunContext) => ctx.locals[root];
+      const local = node.subscripted ? (ctx: RunContext) => (ctx.locals[root] ??= {}) : (ctx: RunContext) => ctx.locals[root];
+      const container = root === 'target' ? (ctx: RunContext) => ctx.target : root === 'aux' ? (ctx: RunContext) => ctx.aux : local;
       const last = steps[steps.length - 1];
       return { kind: 'path', container, steps: compileSteps(steps), lastIsAll: last?.kind === 'index' && last.index.k === 'all', text };
     }

@@ -200,6 +200,13 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
     }
     case 'path': {
       const read = compileRawRead(node);
+      if (node.subscripted) {
+        const name = node.root;
+        return (ctx) => {
+          const v = read(ctx);
+          return v === MISSING ? undefinedVariable(`${name}(…)`, node.pos) : v;
+        };
+      }
       return (ctx) => {
         const v = read(ctx);
         return v === MISSING ? '' : v;

@@ -33,7 +33,8 @@ export type ExprNode =
   | { kind: 'number'; value: Dec; pos: Position }
   | { kind: 'local'; name: string; pos: Position }
   /** `root` is source, target, aux, a local name…; steps walk into it. */
-  | { kind: 'path'; root: string; steps: PathStep[]; pos: Position }
+  /** `subscripted`: a local array reference `name(sub, …)` (reading an absent node is <UNDEFINED>). */
+  | { kind: 'path'; root: string; steps: PathStep[]; pos: Position; subscripted?: boolean }
   | { kind: 'method'; target: ExprNode; name: string; args: (ExprNode | null)[]; pos: Position }
   | { kind: 'unary'; op: '-' | '+' | "'"; operand: ExprNode; pos: Position }
   | { kind: 'binary'; op: BinaryOp; left: ExprNode; right: ExprNode; pos: Position }

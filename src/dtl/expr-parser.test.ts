@@ -43,6 +43,7 @@ describe('parseExpression', () => {
     expect(p('source.{items(k).name}')).toBe('source.items({"k":"var","name":"k"}).name');
     expect(p('source.Items.(k+1).Name')).toBe('source.Items.((k+1)).Name');
     expect(p('source.Items()')).toBe('source.Items({"k":"all"})');
+    expect(p('map(k,"b")')).toBe('map.(k).("b")');
     expect(p('source.GetValueAt("a.b")')).toBe('source->GetValueAt("a.b")');
     expect(p('..Lookup("T",x,,1)')).toBe('..Lookup("T",x,_,1)');
     expect(p('##class(Pkg.Util).Go(.ref)')).toBe('##class(Pkg.Util).Go(ref)');
@@ -64,7 +65,8 @@ describe('parseExpression', () => {
       ['"abc', /unterminated string/, 2],
       ['a b', /unexpected "b" after the expression/, 3],
       ['..Foo', /must be called with parentheses/, 6],
-      ['x(1)', /subscripted variables/, 2],
+      ['source(1)', /source cannot be subscripted/, 7],
+      ['x(1,)', /empty subscript in x/, 6],
       ['$$$OK', /\$\$\$ macros are only supported inside <code>/, 1],
       ['$$label^rou', /\$\$ calls are not supported/, 1],
       ['x?', /expected a pattern/, 3],

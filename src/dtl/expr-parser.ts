@@ -277,8 +277,16 @@ export class ExprParser {
   parseReference(): ExprNode {
     const start = this.i;
     const root = this.ident('a name');
-    if (this.peek('(')) this.fail(`subscripted variables such as ${root}(…) are not supported`);
     const steps: PathStep[] = [];
+    if (this.peek('(')) {
+      // A local array `map(k)`, `counts("a",2)`: its subscripts index a JSON object held by the variable.
+      if (isDocumentRoot(root)) this.fail(`${root} cannot be subscripted; use ${root}.{…} or ${root}.Prop`);
+      for (const arg of this.parseArgs()) {
+        if (arg === null) this.fail(`empty subscript in ${root}(…)`);
+        steps.push({ kind: 'index', index: { k: 'expr', expr: arg }, pos: arg.pos });
+      }
+      return { kind: 'path', root, steps, pos: this.pos(start), subscripted: true };
+    }
     while (this.peek('.') && !this.peek('..')) {
       const dot = this.i;
       this.i++;

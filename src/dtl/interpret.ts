@@ -149,7 +149,7 @@ class Interpreter {
       return;
     }
     const steps = this.steps(target.steps, ctx);
-    const container = this.root(target.root, ctx);
+    const container = target.subscripted ? (ctx.locals[target.root] ??= {}) : this.root(target.root, ctx);
     try {
       if (steps[steps.length - 1]!.t === 'all' && a.action === 'set' && key === '') storeRepeating(ctx, container, steps.slice(0, -1), v);
       else writePath(container, steps, a.action as WriteAction, key, toJson(v));
@@ -204,6 +204,7 @@ class Interpreter {
         return this.local(node.name, ctx, node.pos);
       case 'path': {
         const v = this.read(node, ctx);
+        if (v === MISSING && node.subscripted) throw new ObjectScriptError('UNDEFINED', `${node.root}(…)`, node.pos);
         return v === MISSING ? '' : v;
       }
       case 'method':

@@ -52,6 +52,12 @@ describe('<code> ObjectScript subset', () => {
     expect(() => compileCode(' Set a = $$$ISERR()', { line: 1, column: 1 })).toThrow(/\$\$\$ISERR takes 1 argument/);
   });
 
+  it('keeps local arrays (subscripted variables) as objects', () => {
+    const ctx = exec(' Set map("a")=1, map("b","x")=2\n Set n=map("a")+map("b","x")\n Set d=$D(map("c"))_$D(map("a"))\n Set g=$G(map("zz"),"none")');
+    expect([local(ctx, 'map'), local(ctx, 'n'), local(ctx, 'd'), local(ctx, 'g')]).toEqual([{ a: 1, b: { x: 2 } }, 3, '01', 'none']);
+    expect(() => exec(' Set map("a")=1\n Set x=map("q")')).toThrow(/<UNDEFINED> map\(…\)/);
+  });
+
   it('ignores comments and kills variables', () => {
     const ctx = exec(' // a comment\n ; another\n Set a=1 /* inline */\n #; more\n Set b=2\n Kill a');
     expect(ctx.locals.a).toBeUndefined();

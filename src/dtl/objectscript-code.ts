@@ -188,7 +188,8 @@ class CodeParser {
       const root = lhs.root;
       const pos = lhs.pos;
       return (ctx) => {
-        const container = root === 'target' ? ctx.target : root === 'aux' ? ctx.aux : ctx.locals[root];
+        // Setting `map(k)` creates the local array `map` on first use.
+        const container = root === 'target' ? ctx.target : root === 'aux' ? ctx.aux : lhs.subscripted ? (ctx.locals[root] ??= {}) : ctx.locals[root];
         if (container === undefined) throw new ObjectScriptError('UNDEFINED', root, pos);
         try {
           writePath(container, steps(ctx), 'set', '', cloneJson(toJson(value(ctx))));
