@@ -27,6 +27,8 @@ export interface ServerConfig {
   /** Folders a `remote_folder` of PUT /migrate may point into. Default: the home. */
   allowedRoots: string[];
   drainTimeoutMs: number;
+  /** Cluster (PostgreSQL store): lease of a claimed request; a dead node's requests wait this long. */
+  leaseMs: number;
   /** Install and start the example production on a fresh home. */
   example: boolean;
 }
@@ -52,6 +54,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'>
   requestTimeoutMs: 'number',
   allowedRoots: 'list',
   drainTimeoutMs: 'number',
+  leaseMs: 'number',
   example: 'boolean',
 };
 
@@ -67,6 +70,7 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   bodyLimit: 'CONVEYOR_BODY_LIMIT',
   maxTop: 'CONVEYOR_MAX_TOP',
   allowedRoots: 'CONVEYOR_ALLOWED_ROOTS',
+  leaseMs: 'CONVEYOR_LEASE_MS',
 };
 
 function coerce(key: keyof ServerConfig, value: unknown, source: string): unknown {
@@ -98,6 +102,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     requestTimeoutMs: 300_000,
     allowedRoots: [home],
     drainTimeoutMs: 10_000,
+    leaseMs: 30_000,
     example: false,
   };
   const file = join(home, 'conveyor.yaml');

@@ -44,7 +44,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     if (config.example && (await installExample(store, config.home))) {
       say(`Installed the example production: drop files into ${join(config.home, 'example', 'in')}`);
     }
-    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs });
+    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, leaseMs: config.leaseMs });
     cleanups.push(() => engine.close());
     const users = await UserDirectory.open(join(config.home, 'users.json'));
     const firstAdmin = await ensureFirstAdmin(users);
