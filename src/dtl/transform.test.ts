@@ -59,6 +59,11 @@ XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]
     expect(d.map((x) => `${x.severity} ${x.message}`)).toEqual(['warning unknown attribute "foo" on <transform> is ignored', 'error unknown function ..Nope']);
   });
 
+  it('warns when an IOP.Message target has no doc type', () => {
+    const d = validateTransform(parseTransform(`<transform sourceClass='IOP.Message' targetClass='IOP.Message'/>`, 'w.dtl'));
+    expect(d).toEqual([{ document: 'w.dtl', line: 1, column: 1, severity: 'warning', message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class' }]);
+  });
+
   it('keeps runs independent: locals and targets do not leak between runs', async () => {
     const compiled = compileTransform(parseTransform(doc('', `<if condition='$DATA(seen)'><true><assign value='1' property='target.{leak}'/></true></if><assign value='1' property='seen'/>`)));
     await compiled.run({});

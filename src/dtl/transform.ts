@@ -21,6 +21,10 @@ export interface CheckResult {
 export function checkTransform(ast: TransformNode): CheckResult {
   const state: CompileState = { transform: ast, diagnostics: [], dependencies: new Set(), usesPython: false, usesSql: false };
   for (const w of ast.warnings) state.diagnostics.push({ document: ast.document, ...w.pos, severity: 'warning', message: w.message });
+  if (ast.targetClass === 'IOP.Message' && ast.targetDocType === '') {
+    // IoP sets the target's classname from the doc type: without one the result is no Python class.
+    state.diagnostics.push({ document: ast.document, ...ast.pos, severity: 'warning', message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class' });
+  }
   const body = compileActions(state);
   return { diagnostics: state.diagnostics, state, body };
 }
