@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-replies.ts';
-import type { DtlService, PortalEngine } from './portal-engine.ts';
+import type { PortalEngine } from './portal-engine.ts';
 import { registerPortalRoutes } from './portal-routes.ts';
 import type { RouteCatalog } from './route-catalog.ts';
 
@@ -22,15 +22,13 @@ export interface PortalMountOptions {
   portalDir?: string;
   /** Where the routes are recorded for `GET /openapi.json`. */
   catalog?: RouteCatalog | null;
-  /** Serves the DTL, schema and lookup routes when the engine has no `dtl` (e.g. `createDtlService(store)`). */
-  dtl?: DtlService;
 }
 
 /** Call before `app.ready()` / `listen()`. */
 export async function mountPortal(app: FastifyInstance, engine: PortalEngine, options: PortalMountOptions = {}): Promise<void> {
   const apiPrefix = options.apiPrefix ?? '/api/iop';
-  await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null, options.dtl), { prefix: apiPrefix });
-  await app.register(async (scope) => registerPortalRoutes(scope, engine, null, options.dtl), { prefix: `${apiPrefix}/v1` });
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null), { prefix: apiPrefix });
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, null), { prefix: `${apiPrefix}/v1` });
 
   const root = options.portalDir ?? defaultPortalDir;
   app.get('/', (_request, reply) => reply.redirect(portalPath));

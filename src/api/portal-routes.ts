@@ -12,7 +12,7 @@ import type { MessageFilter } from '../store/store.ts';
 import { exportJson, logEntryJson, testReply } from './http-shapes.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { registerPortalDtlRoutes } from './portal-dtl-routes.ts';
-import type { DtlService, PortalEngine } from './portal-engine.ts';
+import type { PortalEngine } from './portal-engine.ts';
 import { bodyObject, optionalBoolean, optionalString, queryInteger, queryString, requestNamespace, requiredString } from './request-input.ts';
 import { addRoute, type RouteCatalog } from './route-catalog.ts';
 import * as s from './schemas.ts';
@@ -77,8 +77,7 @@ function requireService<T>(service: T | undefined, what: string): T {
   return service;
 }
 
-/** `dtl` serves the DTL routes when the engine has no `dtl` of its own (see createDtlService). */
-export function registerPortalRoutes(scope: FastifyInstance, engine: PortalEngine, catalog: RouteCatalog | null, dtl?: DtlService): void {
+export function registerPortalRoutes(scope: FastifyInstance, engine: PortalEngine, catalog: RouteCatalog | null): void {
   const route = (description: Omit<Parameters<typeof addRoute>[2], 'spec' | 'tag'>, handler: Parameters<typeof addRoute>[3]) =>
     addRoute(scope, catalog, { ...description, spec: false, tag }, handler);
   const any = { type: 'object' };
@@ -238,7 +237,7 @@ export function registerPortalRoutes(scope: FastifyInstance, engine: PortalEngin
     return { classes: await engine.classes(namespace) };
   });
 
-  registerPortalDtlRoutes(scope, engine, catalog, (what) => requireService(engine.dtl ?? dtl, what));
+  registerPortalDtlRoutes(scope, engine, catalog, (what) => requireService(engine.dtl, what));
 }
 
 /** Built-in and unregistered classes: read the kind from the IRIS naming habit. */

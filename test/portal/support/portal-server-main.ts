@@ -7,9 +7,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildApi } from '../../../src/api/api.ts';
+import { apiCatalog, buildApi } from '../../../src/api/api.ts';
 import { listenApi } from '../../../src/api/listen.ts';
-import { createDtlService } from '../../../src/api/portal-dtl-service.ts';
 import { mountPortal } from '../../../src/api/portal-mount.ts';
 import { ensureFirstAdmin, UserDirectory } from '../../../src/api/users.ts';
 import { Engine } from '../../../src/engine/engine.ts';
@@ -30,7 +29,7 @@ const app = await buildApi({
   allowedRoots: [home],
   version: { version: '0.0.0-test', description: 'Conveyor portal test server' },
 });
-await mountPortal(app, engine, { dtl: createDtlService(store) });
+await mountPortal(app, engine, { catalog: apiCatalog(app) });
 const listening = await listenApi(app, { host: '127.0.0.1', port: 0, socketPath: join(home, 'conveyor.sock') });
 process.stdout.write(`API: ${listening.url}/api/iop\n`);
 
