@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Dec, DivideByZero, isCanonicalNumber, parseNumericPrefix } from './decimal.ts';
+import { Dec, DivideByZero, parseNumericPrefix } from './decimal.ts';
 
 const n = (text: string): Dec => parseNumericPrefix(text);
 
@@ -74,9 +74,4 @@ describe('Dec (ObjectScript decimal numbers)', () => {
     expect(n('12345678901234567890123').toString()).toBe('12345678901234567890000');
   });
 
-  it('knows canonical number text', () => {
-    expect(isCanonicalNumber('12.3')).toBe(true);
-    expect(isCanonicalNumber('012')).toBe(false);
-    expect(isCanonicalNumber('1.0')).toBe(false);
-  });
 });

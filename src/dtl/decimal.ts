@@ -229,7 +229,3 @@ export function parseNumericPrefix(text: string): Dec {
   return Dec.of(negative ? -m : m, exponent - fracPart.length);
 }
 
-/** True when `text` is already a number in canonical form (what `+text = text` tests in ObjectScript). */
-export function isCanonicalNumber(text: string): boolean {
-  return parseNumericPrefix(text).toString() === text;
-}

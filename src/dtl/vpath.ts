@@ -67,17 +67,3 @@ function findClose(text: string, open: number): number {
   return -1;
 }
 
-/** Text form of steps, for messages (`items(k).name`). */
-export function formatSteps(steps: PathStep[]): string {
-  let out = '';
-  for (const step of steps) {
-    if (step.kind === 'member') out += (out === '' ? '' : '.') + step.name;
-    else {
-      const ix = step.index;
-      const inner =
-        ix.k === 'all' ? '' : ix.k === 'num' ? String(ix.n) : ix.k === 'var' ? ix.name : ix.k === 'count' ? '"*"' : ix.k === 'last' ? '-' : ix.k === 'key' ? `"${ix.key}"` : '…';
-      out += `(${inner})`;
-    }
-  }
-  return out;
-}
