@@ -129,4 +129,13 @@ describe('PUT /migrate', () => {
       await rm(join(outside, 'keep.txt'));
     });
   });
+
+  it('refuses local_path from anything but the local socket, and writes nothing', async () => {
+    const file = join(outside, 'settings.py');
+    await writeFile(file, settings.data);
+    const response = await migrate({ local_path: file });
+    expect(response.status).toBe(500);
+    expect(response.json().error).toMatch(/local_path is accepted only over the server's local socket/);
+    expect(h.engine.calls.filter((c) => c.method === 'migrate')).toEqual([]);
+  });
 });

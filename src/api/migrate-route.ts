@@ -1,7 +1,10 @@
 /**
  * `PUT /migrate`: upload a Python package and run its settings.py migration (spec "Migrate body",
- * iop-reference §3.6). Answers 200 with an empty body; every failure is a 500 `{error}`.
+ * iop-reference §3.6). Answers 200 with an empty body; every failure is a 500 `{error}`. Beyond the
+ * spec, `local_path` (local socket only) migrates a settings.py in place and answers `{output}`.
  */
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ConveyorError } from '../core/errors.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
@@ -9,6 +12,7 @@ import type { ResolvedApiOptions } from './options.ts';
 import { checkFiles, checkPackageName, checkRelativeName, replacePackage, resolveTargetFolder } from './package-upload.ts';
 import { bodyObject, optionalString, requestNamespace, requiredString } from './request-input.ts';
 import { addRoute, type RouteCatalog } from './route-catalog.ts';
+import { isLocal } from './auth.ts';
 import * as s from './schemas.ts';
 
 export function registerMigrateRoute(scope: FastifyInstance, engine: EngineApi, options: ResolvedApiOptions, catalog: RouteCatalog | null): void {
@@ -29,6 +33,8 @@ export function registerMigrateRoute(scope: FastifyInstance, engine: EngineApi, 
     async (request, reply) => {
       const namespace = await requestNamespace(request, engine);
       const body = bodyObject(request);
+      const localPath = optionalString(body, 'local_path');
+      if (localPath !== undefined) return reply.code(200).send({ output: await migrateInPlace(engine, namespace, localPath, isLocal(request.raw)) });
       const packageName = requiredString(body, 'package', 'the folder name of the package to write');
       checkPackageName(packageName);
       if (body.body === undefined || body.body === null) throw new ConveyorError('ERR_INVALID_INPUT', 'body is required: an array of {name, data} files to write');
@@ -46,4 +52,19 @@ export function registerMigrateRoute(scope: FastifyInstance, engine: EngineApi, 
       return reply.code(200).type('application/json; charset=utf-8').send('');
     },
   );
+}
+
+/**
+ * Beyond the spec: the local-mode CLI (`cli -m` without a remote) asks the server of its home to
+ * migrate a settings.py where it lies. Only over the home's Unix socket: a remote caller could
+ * otherwise make the server import any Python file on its disk.
+ */
+async function migrateInPlace(engine: EngineApi, namespace: string, localPath: string, local: boolean): Promise<string[]> {
+  if (!local) {
+    throw new ConveyorError('ERR_FORBIDDEN', 'local_path is accepted only over the server\'s local socket', { hint: 'Upload the package instead (package and body)' });
+  }
+  if (!isAbsolute(localPath)) throw new ConveyorError('ERR_INVALID_INPUT', `local_path must be an absolute path, got ${localPath}`);
+  const info = await stat(localPath).catch(() => null);
+  if (!info?.isFile()) throw new ConveyorError('ERR_INVALID_INPUT', `The settings file ${localPath} does not exist`);
+  return (await engine.migrate(namespace, localPath)).output;
 }

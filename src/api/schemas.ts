@@ -118,8 +118,9 @@ export const migrateBodySchema = object(
     body: arrayOf(object({ name: str, data: str })),
     settings_file: { type: 'string', description: 'Entry file of the migration inside the package (default settings.py)' },
     strict_production_validation: bool,
+    local_path: { type: 'string', description: 'Beyond the spec, local socket only: migrate this settings.py where it is (no upload)' },
   },
-  ['package', 'body'],
+  [],
 );
 
 export const componentBodySchema = object({ component: str, item: str, namespace: str }, []);
