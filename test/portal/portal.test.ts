@@ -184,6 +184,34 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
     expect(stored.source).toContain('"SO-"_source.{number}');
   });
 
+  it('adds an item that applies the transform in the running production', async () => {
+    await page.getByRole('link', { name: 'Productions' }).click();
+    await page.getByRole('link', { name: 'Portal.Orders' }).click();
+    await page.getByLabel('New item name').fill('OrderToShipment');
+    await page.getByLabel('New item class').fill('Conveyor.Process.Transform');
+    await page.getByRole('button', { name: 'Add item' }).click();
+    const region = page.getByRole('region', { name: 'Item settings' });
+    for (const [index, [name, value]] of [['Transform', 'Demo.OrderToShipment'], ['TargetConfigNames', 'ShippingOperation']].entries()) {
+      await region.getByRole('button', { name: 'Add setting' }).click();
+      await region.getByLabel('Setting name').nth(index).fill(name!);
+      await region.getByLabel(`Value of ${name}`).fill(value!);
+    }
+    await region.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.notice', { hasText: 'Press Update' }).waitFor();
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Item OrderToShipment' }).textContent(), { timeout: 30_000 }).toContain('running');
+
+    await page.getByRole('link', { name: 'Test' }).click();
+    await page.getByLabel('Target item').selectOption('OrderToShipment');
+    await page.getByLabel('Message class').fill('msg.Order');
+    await page.getByLabel('Body').fill('{"number": 42, "customer": "Tester", "lines": [{"sku": "A-1"}, {"sku": "C-3"}]}');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.getByRole('region', { name: 'Reply' });
+    await expect.poll(() => reply.locator('pre').textContent(), { timeout: 30_000 }).toContain('"text": "DISPATCHED shipment SO-42 for Tester: A-1, C-3"');
+    await expect.poll(() => page.locator('svg.trace .trace-item').allTextContents()).toEqual(['EnsLib.Testing.Service', 'OrderToShipment', 'ShippingOperation']);
+    await shot('transform-in-production');
+  });
+
   it('imports a JSON schema by upload and browses its tree', async () => {
     await page.getByRole('link', { name: 'Schemas' }).click();
     await page.getByLabel('Package').fill('demo');

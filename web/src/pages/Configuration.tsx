@@ -18,6 +18,7 @@ export function Configuration({ production }: { production: string }) {
   const [selected, setSelected] = useState('');
   const [saved, setSaved] = useState(false);
   const [showExport, setShowExport] = useState(false);
+  const [newItem, setNewItem] = useState({ name: '', classname: '' });
   const save = useAction();
   const lifecycle = useAction();
 
@@ -50,6 +51,15 @@ export function Configuration({ production }: { production: string }) {
       stored.reload();
     }
   }
+  function addItem() {
+    if (!draft) return;
+    const item: ItemJson = { name: newItem.name, classname: newItem.classname, pool_size: 1, enabled: true, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [] };
+    setDraft({ ...draft, items: [...draft.items, item] });
+    setSelected(newItem.name);
+    setNewItem({ name: '', classname: '' });
+    setSaved(false);
+  }
+  const nameTaken = draft?.items.some((candidate) => candidate.name === newItem.name) ?? false;
   const component = (action: 'start' | 'stop' | 'restart') => lifecycle.run(() => api.post(`/component/${action}`, { component: selected })).then(items.reload);
 
   return (
@@ -86,13 +96,51 @@ export function Configuration({ production }: { production: string }) {
           </div>
         ) : null}
         <div className="config-layout">
-          <div>{items.data ? <ProductionDiagram items={items.data.items} selected={selected} onSelect={setSelected} /> : null}</div>
+          <div>
+            {items.data ? <ProductionDiagram items={items.data.items} selected={selected} onSelect={setSelected} /> : null}
+            {can('admin') && draft ? (
+              <form
+                className="inline-form"
+                aria-label="Add item"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  addItem();
+                }}
+              >
+                <label>
+                  New item name
+                  <input value={newItem.name} onChange={(e) => setNewItem({ ...newItem, name: e.target.value })} aria-invalid={nameTaken} aria-label="New item name" />
+                </label>
+                <label>
+                  Class
+                  <input value={newItem.classname} onChange={(e) => setNewItem({ ...newItem, classname: e.target.value })} list="item-classes" aria-label="New item class" />
+                  <datalist id="item-classes">
+                    {classes.data?.classes.map((binding) => (
+                      <option key={binding.name} value={binding.name}>
+                        {binding.kind}
+                      </option>
+                    ))}
+                  </datalist>
+                </label>
+                <button type="submit" disabled={!newItem.name.trim() || !newItem.classname.trim() || nameTaken}>
+                  Add item
+                </button>
+                {nameTaken ? <span className="error-text">An item named {newItem.name} exists.</span> : null}
+              </form>
+            ) : null}
+          </div>
           <div aria-label="Item settings" role="region">
             {item ? (
               <>
                 <h3>
                   {item.name} <span className="muted">{item.classname}</span>
+                  {can('admin') ? (
+                    <button type="button" className="link danger" onClick={() => draft && (setDraft({ ...draft, items: draft.items.filter((candidate) => candidate.name !== item.name) }), setSelected(''))}>
+                      Remove item
+                    </button>
+                  ) : null}
                 </h3>
+                {!state ? <p className="muted">Not saved yet: Save, then Update, to run it.</p> : null}
                 {state ? (
                   <p>
                     <StatusBadge status={item.enabled ? state.state : 'disabled'} /> queue {state.queued}, in progress {state.delivered}, jobs {state.jobs}
