@@ -36,9 +36,20 @@ function request(ctx: RunContext, mode: 'eval' | 'exec', code: string, imports: 
   };
 }
 
+/**
+ * Curly paths are DTL syntax, not Python: outside string literals `source.{a.b(1)}` becomes
+ * `source.GetValueAt("a.b(1)")` so a Python expression can use the same paths as the editor writes.
+ */
+export function rewriteCurlyPaths(code: string): string {
+  return code
+    .split(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\b(source|target)\.\{([^{}]*)\}/g, (_m, root: string, path: string) => `${root}.GetValueAt(${JSON.stringify(path.trim())})`)))
+    .join('');
+}
+
 /** A Python expression: its value, as JSON. */
 export function pythonExpression(code: string, imports: string, pos: Position): (ctx: RunContext) => Promise<unknown> {
-  const text = code.trim();
+  const text = rewriteCurlyPaths(code.trim());
   return async (ctx) => (await call(ctx, request(ctx, 'eval', text, imports), pos)).value ?? '';
 }
 
