@@ -32,6 +32,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const server = await startServer(config, say);
   say(`Conveyor serving home ${config.home}`);
   say(`API: ${server.url}${config.apiPrefix}   local socket: ${server.socketPath}`);
+  say(`Portal: ${server.url}/portal/`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -5,7 +5,8 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApi } from '../api/api.ts';
+import { apiCatalog, buildApi } from '../api/api.ts';
+import { mountPortal } from '../api/portal-mount.ts';
 import { listenApi } from '../api/listen.ts';
 import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { Engine } from '../engine/engine.ts';
@@ -65,6 +66,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       allowedRoots: config.allowedRoots,
       version: { version: await packageVersion(), description: 'Conveyor production management API' },
     });
+    await mountPortal(app, engine, { apiPrefix: config.apiPrefix, catalog: apiCatalog(app) });
     const socketPath = join(config.home, 'conveyor.sock');
     const listening = await listenApi(app, { host: config.host, port: config.port, socketPath, requestTimeoutMs: config.requestTimeoutMs });
     cleanups.push(() => listening.close());
