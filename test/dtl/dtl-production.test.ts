@@ -1,0 +1,44 @@
+/**
+ * End to end: a Python service sends a message of class A (messages.Order); the built-in transform
+ * process maps it with a transform loaded from a `.cls` class file through the class-document API
+ * (what `cli -i` uses) to class B (messages.Shipment); a Python operation receives a real B.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { eventually, tempDir } from '../support/temp-dir.ts';
+
+const fixture = fileURLToPath(new URL('../fixtures/dtl-production/', import.meta.url));
+
+describe('a DTL transform inside a Python production', () => {
+  const dir = tempDir('conveyor-dtl-e2e-');
+  let server: ServerProcess | null = null;
+  afterAll(async () => {
+    await server?.kill();
+    dir.remove();
+  });
+
+  it('maps class A to class B between two Python components', async () => {
+    const out = join(dir.path, 'shipment.json');
+    server = await startServerProcess(join(dir.path, 'home'), [], { DTL_PRODUCTION_OUT: out });
+    const files = readdirSync(fixture)
+      .filter((name) => name.endsWith('.py'))
+      .map((name) => ({ name, data: readFileSync(join(fixture, name), 'utf8') }));
+    const migrated = await server.local('PUT', '/api/iop/migrate', { package: 'orders', body: files });
+    expect(migrated.status, migrated.text).toBe(200);
+
+    const cls = readFileSync(join(fixture, 'OrderToShipment.cls'), 'utf8').split('\n');
+    const put = await server.local('PUT', '/api/atelier/v1/USER/doc/Demo.OrderToShipment.cls?ignoreConflict=1', { enc: false, content: cls });
+    expect(put.status, put.text).toBeLessThan(300);
+    const compiled = await server.local('POST', '/api/atelier/v1/USER/action/compile?flags=cuk', ['Demo.OrderToShipment.cls']);
+    expect(compiled.status, compiled.text).toBe(200);
+    expect((compiled.json as { status: { errors: unknown[] } }).status.errors).toEqual([]);
+
+    const started = await server.local('POST', '/api/iop/start', { production: 'Demo.Orders' });
+    expect(started.status, started.text).toBe(200);
+    await eventually(() => existsSync(out), 'the operation to write what it received', 30_000);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ class: 'messages.Shipment', recipient: 'ADA', count: 3, first_item: 'gear' });
+  });
+});
