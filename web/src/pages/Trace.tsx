@@ -16,6 +16,8 @@ const rowHeight = 34;
 const top = 56;
 const left = 150;
 
+const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
 /** Messages in time order; each log entry right after its message, the others by time. */
 export function traceRows(trace: SessionTrace): Row[] {
   const rows: Row[] = [];
@@ -86,7 +88,7 @@ export function Trace({ session }: { session: number }) {
                   <g key={`log-${row.entry.id}`} className={`trace-log log-${row.entry.type.toLowerCase()}`}>
                     <rect x={cx - columnWidth / 2 + 6} y={y - 12} width={columnWidth - 12} height={22} rx={4} />
                     <text x={cx} y={y + 3} textAnchor="middle">
-                      {`${row.entry.type}: ${row.entry.text}`.slice(0, 30)}
+                      {clip(`${row.entry.type}: ${row.entry.text}`, 27)}
                       <title>{`${row.entry.time_logged} ${row.entry.type} [${row.entry.config_name}] ${row.entry.text}`}</title>
                     </text>
                   </g>
