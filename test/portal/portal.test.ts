@@ -151,6 +151,11 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
     await drag('customer', 'client');
     await drag('number', 'reference');
     await drag('lines().sku', 'skus()');
+    // The keyboard way maps too: Enter on a source field, then Enter on a target field.
+    await page.locator('[data-side="source"][data-path="number"]').press('Enter');
+    await page.locator('[data-side="target"][data-path="client"]').press('Enter');
+    await expect.poll(() => page.locator('.mapper-link').count()).toBe(4);
+    await page.locator('li.action-assign').nth(3).getByRole('button', { name: 'Remove assign' }).click();
     const xml = page.getByLabel('Transform XML');
     expect(await xml.inputValue()).toContain("<foreach property='source.{lines()}' key='k1' >\n  <assign value='source.{lines(k1).sku}' property='target.{skus()}' action='append' />");
     expect(await page.locator('.mapper-link').count()).toBe(3);

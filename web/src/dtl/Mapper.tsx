@@ -2,6 +2,7 @@
  * The mapping view: the source tree on the left, the target tree on the right, and an SVG overlay
  * drawing a curve for every plain copy. Dragging a source field onto a target field (pointer events,
  * so it works with mouse, pen and touch) reports the pair; the curve follows the pointer meanwhile.
+ * Without a pointer: Tab to a source field, Enter, Tab to a target field, Enter.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { SchemaField } from '../api/types.ts';
@@ -24,6 +25,7 @@ export function Mapper({ source, target, links, onMap }: { source: SchemaField[]
   const [drag, setDrag] = useState<Drag | null>(null);
   const [curves, setCurves] = useState<Curve[]>([]);
   const [tick, setTick] = useState(0);
+  const [picked, setPicked] = useState('');
   const relayout = useCallback(() => setTick((value) => value + 1), []);
 
   const anchor = useCallback((side: 'source' | 'target', path: string) => {
@@ -75,12 +77,12 @@ export function Mapper({ source, target, links, onMap }: { source: SchemaField[]
     <div className={`mapper${drag ? ' dragging' : ''}`} ref={box} onPointerMove={move} onPointerUp={end} onPointerLeave={() => setDrag(null)}>
       <div className="mapper-side" onScroll={relayout} aria-label="Source fields" role="tree">
         <h3>Source</h3>
-        <SchemaTree side="source" fields={source} onPointerDown={start} onExpand={relayout} />
+        <SchemaTree side="source" fields={source} onPointerDown={start} onPick={setPicked} picked={picked} onExpand={relayout} />
       </div>
       <div className="mapper-gap" />
       <div className="mapper-side" onScroll={relayout} aria-label="Target fields" role="tree">
         <h3>Target</h3>
-        <SchemaTree side="target" fields={target} onExpand={relayout} />
+        <SchemaTree side="target" fields={target} onPick={(to) => picked && (onMap(picked, to), setPicked(''))} onExpand={relayout} />
       </div>
       <svg className="mapper-links" aria-hidden="true">
         {curves.map((curve) => (

@@ -7,6 +7,10 @@ export interface TreeProps {
   fields: SchemaField[];
   /** Source rows start a drag; target rows accept a drop. */
   onPointerDown?(path: string, event: React.PointerEvent): void;
+  /** Keyboard mapping: Enter on a source row picks it, Enter on a target row maps the picked one there. */
+  onPick?(path: string): void;
+  /** The source row picked with the keyboard, highlighted until it is mapped. */
+  picked?: string;
   onExpand?(): void;
 }
 
@@ -19,7 +23,9 @@ function Row({ field, depth, props }: { field: SchemaField; depth: number; props
   return (
     <li>
       <div
-        className={`tree-row tree-${props.side}`}
+        className={`tree-row tree-${props.side}${props.picked === field.path ? ' picked' : ''}`}
+        tabIndex={props.onPick ? 0 : undefined}
+        onKeyDown={props.onPick ? (event) => event.key === 'Enter' && (event.preventDefault(), props.onPick!(field.path)) : undefined}
         data-side={props.side}
         data-path={field.path}
         style={{ paddingLeft: 6 + depth * 14 }}
