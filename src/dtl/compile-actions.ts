@@ -3,7 +3,7 @@
  * problem becomes a positioned diagnostic (the compiler keeps going to report them all).
  */
 import type { ActionNode, AssignNode, ForeachNode, Language, SubtransformNode, TransformNode } from './ast.ts';
-import { compileExpr, compileRawRead, compileSteps, type StepsFn } from './compile-expr.ts';
+import { compileExpr, compileRawRead, compileSteps, type CompileScope, type StepsFn } from './compile-expr.ts';
 import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, ObjectScriptError, type RunContext } from './context.ts';
 import { DtlSyntaxError, type DtlDiagnostic, type Position } from './diagnostics.ts';
 import { compileSql, parseEmbeddedSql } from './embedded-sql.ts';
@@ -17,6 +17,8 @@ import { cloneJson, Fanout, toJson, toStr, truthy } from './values.ts';
 
 export interface CompileState {
   transform: TransformNode;
+  /** The class's own methods, callable as `..Name()`. */
+  scope: CompileScope;
   diagnostics: DtlDiagnostic[];
   dependencies: Set<string>;
   usesPython: boolean;
@@ -61,7 +63,7 @@ class ActionCompiler {
       this.state.usesPython = true;
       return pythonExpression(text, this.state.transform.pythonImports, pos);
     }
-    return compileExpr(parseExpression(text, pos));
+    return compileExpr(parseExpression(text, pos), this.state.scope);
   }
 
   block(actions: ActionNode[], loopDepth: number): Step[] {
@@ -129,10 +131,10 @@ class ActionCompiler {
           this.state.usesPython = true;
           return pythonBlock(node.text, this.state.transform.pythonImports, node.textPos);
         }
-        return compileCode(node.text, node.textPos);
+        return compileCode(node.text, node.textPos, this.state.scope);
       case 'sql':
         this.state.usesSql = true;
-        return compileSql(parseEmbeddedSql(node.text, node.textPos), node.textPos);
+        return compileSql(parseEmbeddedSql(node.text, node.textPos, this.state.scope), node.textPos);
       case 'subtransform':
         return this.subtransform(node);
       case 'comment':
@@ -152,14 +154,14 @@ class ActionCompiler {
       const local = node.subscripted ? (ctx: RunContext) => (ctx.locals[root] ??= {}) : (ctx: RunContext) => ctx.locals[root];
       const container = root === 'target' ? (ctx: RunContext) => ctx.target : root === 'aux' ? (ctx: RunContext) => ctx.aux : local;
       const last = steps[steps.length - 1];
-      return { kind: 'path', container, steps: compileSteps(steps), lastIsAll: last?.kind === 'index' && last.index.k === 'all', text };
+      return { kind: 'path', container, steps: compileSteps(steps, this.state.scope), lastIsAll: last?.kind === 'index' && last.index.k === 'all', text };
     }
     throw new DtlSyntaxError(`${what} must be a target path (target.{…} or target.Prop) or a variable name, found "${text}"`, pos);
   }
 
   /** The value of a direct copy keeps its JSON type and tells "absent" apart from "empty". */
-  private static directRead(node: ExprNode): ValueFn | null {
-    return node.kind === 'path' && node.steps.length > 0 ? compileRawRead(node) : null;
+  private directRead(node: ExprNode): ValueFn | null {
+    return node.kind === 'path' && node.steps.length > 0 ? compileRawRead(node, this.state.scope) : null;
   }
 
   private assign(node: AssignNode): Step {
@@ -172,8 +174,8 @@ class ActionCompiler {
       if (this.language(node) === 'python') value = this.value(node, 'value', node.value);
       else {
         const expr = parseExpression(node.value, this.at(node, 'value'));
-        const raw = ActionCompiler.directRead(expr);
-        value = raw ?? compileExpr(expr);
+        const raw = this.directRead(expr);
+        value = raw ?? compileExpr(expr, this.state.scope);
       }
     }
     if (target.kind === 'ignored') return () => undefined;
@@ -218,7 +220,7 @@ class ActionCompiler {
     const steps = [...expr.steps];
     const last = steps[steps.length - 1]!;
     if (last.kind === 'index' && last.index.k === 'all') steps.pop();
-    const read = compileRawRead({ ...expr, steps });
+    const read = compileRawRead({ ...expr, steps }, this.state.scope);
     const body = sequence(this.block(node.actions, loopDepth + 1));
     const keyName = node.key.trim();
     if (!/^[%A-Za-z][%A-Za-z0-9]*$/.test(keyName)) throw new DtlSyntaxError(`foreach key must be a variable name, found "${node.key}"`, this.at(node, 'key'));
@@ -247,7 +249,7 @@ class ActionCompiler {
   private subtransform(node: SubtransformNode): Step {
     this.state.dependencies.add(node.className);
     const sourceExpr = parseExpression(node.sourceObj, this.at(node, 'sourceObj'));
-    const source = ActionCompiler.directRead(sourceExpr) ?? compileExpr(sourceExpr);
+    const source = this.directRead(sourceExpr) ?? compileExpr(sourceExpr, this.state.scope);
     const target = this.writeRef(node.targetObj, this.at(node, 'targetObj'), 'targetObj');
     const aux: ValueFn = node.aux.trim() === '' ? () => '' : this.value(node, 'aux', node.aux);
     const pos = node.pos;

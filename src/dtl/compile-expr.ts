@@ -17,6 +17,20 @@ import { bool, toNum, toStr, truthy } from './values.ts';
 export type Fn = (ctx: RunContext) => unknown;
 export type StepsFn = (ctx: RunContext) => ResolvedStep[];
 
+/** A class method of the transform's own class, callable as `..Name(args)`; `call` is set once compiled. */
+export interface MethodSlot {
+  minArgs: number;
+  maxArgs: number;
+  call: (ctx: RunContext, args: unknown[]) => unknown;
+}
+
+/** What names an expression may call beyond the function set: the class's own methods. */
+export interface CompileScope {
+  methods?: ReadonlyMap<string, MethodSlot>;
+}
+
+export const EMPTY_SCOPE: CompileScope = {};
+
 function undefinedVariable(name: string, pos: Position): never {
   throw new ObjectScriptError('UNDEFINED', name, pos);
 }
@@ -29,7 +43,7 @@ function indexFrom(value: unknown): ResolvedStep {
 }
 
 /** Steps → a function giving resolved steps (a constant array when no step depends on a variable). */
-export function compileSteps(steps: PathStep[]): StepsFn {
+export function compileSteps(steps: PathStep[], scope: CompileScope = EMPTY_SCOPE): StepsFn {
   const parts: (ResolvedStep | ((ctx: RunContext) => ResolvedStep))[] = steps.map((step) => {
     if (step.kind === 'member') return { t: 'member', name: step.name };
     const ix = step.index;
@@ -52,7 +66,7 @@ export function compileSteps(steps: PathStep[]): StepsFn {
         };
       }
       case 'expr': {
-        const fn = compileExpr(ix.expr);
+        const fn = compileExpr(ix.expr, scope);
         return (ctx: RunContext) => indexFrom(fn(ctx));
       }
     }
@@ -92,10 +106,10 @@ export function compileRoot(root: string, pos: Position): Fn {
 }
 
 /** Reads a path node: the raw JSON value, a Fanout, or MISSING. */
-export function compileRawRead(node: Extract<ExprNode, { kind: 'path' }>): Fn {
+export function compileRawRead(node: Extract<ExprNode, { kind: 'path' }>, scope: CompileScope = EMPTY_SCOPE): Fn {
   const root = compileRoot(node.root, node.pos);
   if (node.steps.length === 0) return root;
-  const steps = compileSteps(node.steps);
+  const steps = compileSteps(node.steps, scope);
   return (ctx) => readPath(root(ctx), steps(ctx));
 }
 
@@ -107,8 +121,8 @@ function binary(op: BinaryOp, left: Fn, right: Fn, pos: Position): Fn {
   return (ctx) => apply(left(ctx), right(ctx));
 }
 
-function compileArgs(args: (ExprNode | null)[], allowStar = false): Fn[] {
-  return args.map((a) => (a === null ? () => undefined : compileExpr(a, allowStar)));
+function compileArgs(args: (ExprNode | null)[], scope: CompileScope, allowStar = false): Fn[] {
+  return args.map((a) => (a === null ? () => undefined : compileExpr(a, scope, allowStar)));
 }
 
 /** Calls a library function; errors without a position get the call's position. */
@@ -138,10 +152,10 @@ function checkArity(kind: string, name: string, min: number, max: number, count:
 }
 
 /** `$GET(ref, default)` and `$DATA(ref)`: read without raising <UNDEFINED>. */
-function safeRead(node: ExprNode | null, fnName: string, pos: Position): Fn {
+function safeRead(node: ExprNode | null, fnName: string, pos: Position, scope: CompileScope): Fn {
   if (node?.kind === 'local') return (ctx) => (node.name in ctx.locals ? ctx.locals[node.name] : MISSING);
   if (node?.kind === 'path') {
-    const steps = compileSteps(node.steps);
+    const steps = compileSteps(node.steps, scope);
     const isDoc = ['source', 'target', 'aux', 'process', 'context'].includes(node.root);
     return (ctx) => {
       const root = isDoc ? compileRoot(node.root, node.pos)(ctx) : ctx.locals[node.root];
@@ -180,7 +194,7 @@ function compileMacro(name: string, args: Fn[], pos: Position): Fn {
   }
 }
 
-export function compileExpr(node: ExprNode, allowStar = false): Fn {
+export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, allowStar = false): Fn {
   switch (node.kind) {
     case 'string': {
       const v = node.value;
@@ -199,7 +213,7 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       };
     }
     case 'path': {
-      const read = compileRawRead(node);
+      const read = compileRawRead(node, scope);
       if (node.subscripted) {
         const name = node.root;
         return (ctx) => {
@@ -213,13 +227,13 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       };
     }
     case 'method': {
-      const target = compileExpr(node.target);
-      const args = compileArgs(node.args);
+      const target = compileExpr(node.target, scope);
+      const args = compileArgs(node.args, scope);
       const name = node.name;
       return (ctx) => callMethod(ctx, target(ctx), name, args.map((a) => a(ctx)), node.pos);
     }
     case 'unary': {
-      const operand = compileExpr(node.operand);
+      const operand = compileExpr(node.operand, scope);
       if (node.op === '-') return (ctx) => toNum(operand(ctx)).neg();
       if (node.op === '+') return (ctx) => toNum(operand(ctx));
       return (ctx) => bool(!truthy(operand(ctx)));
@@ -227,20 +241,20 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
     case 'binary': {
       if (node.left.kind === 'special' && node.left.name === '*' && (node.op === '-' || node.op === '+')) {
         if (!allowStar) throw new DtlSyntaxError('"*" is only allowed as a position in $EXTRACT', node.left.pos);
-        const right = compileExpr(node.right);
+        const right = compileExpr(node.right, scope);
         const sign = node.op === '-' ? -1 : 1;
         return (ctx) => new StarRef(sign * toNum(right(ctx)).trunc().toJs());
       }
-      return binary(node.op, compileExpr(node.left), compileExpr(node.right), node.pos);
+      return binary(node.op, compileExpr(node.left, scope), compileExpr(node.right, scope), node.pos);
     }
     case 'pattern': {
-      const subject = compileExpr(node.subject);
+      const subject = compileExpr(node.subject, scope);
       const negated = node.negated;
       if (Array.isArray(node.pattern)) {
         const re = compilePattern(node.pattern);
         return (ctx) => bool(re.test(toStr(subject(ctx))) !== negated);
       }
-      const indirect = compileExpr(node.pattern);
+      const indirect = compileExpr(node.pattern, scope);
       return (ctx) => {
         const text = toStr(indirect(ctx));
         let re: RegExp;
@@ -253,22 +267,28 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       };
     }
     case 'function': {
+      // The class's own methods come first: a subclass method overrides the inherited function set.
+      const method = scope.methods?.get(node.name);
+      if (method) {
+        checkArity('..', node.name, method.minArgs, method.maxArgs, node.args.length, node.pos);
+        return call(node.pos, (ctx, values) => method.call(ctx, values), compileArgs(node.args, scope));
+      }
       const def = FUNCTION_SET[node.name];
       if (!def) {
         const why = UNSUPPORTED_FUNCTIONS[node.name];
         throw new DtlSyntaxError(why ? `..${node.name} is not supported: ${why}` : `unknown function ..${node.name}`, node.pos);
       }
       checkArity('..', node.name, def.min, def.max, node.args.length, node.pos);
-      return call(node.pos, def.call, compileArgs(node.args));
+      return call(node.pos, def.call, compileArgs(node.args, scope));
     }
     case 'system': {
-      if (node.name.startsWith('$$$')) return compileMacro(node.name.slice(3), compileArgs(node.args), node.pos);
+      if (node.name.startsWith('$$$')) return compileMacro(node.name.slice(3), compileArgs(node.args, scope), node.pos);
       const name = systemFunctionName(node.name);
       if (name === 'GET' || name === 'DATA') {
         checkArity('$', name, 1, name === 'GET' ? 2 : 1, node.args.length, node.pos);
-        const read = safeRead(node.args[0] ?? null, name, node.pos);
+        const read = safeRead(node.args[0] ?? null, name, node.pos, scope);
         if (name === 'DATA') return (ctx) => bool(read(ctx) !== MISSING);
-        const fallback = node.args[1] ? compileExpr(node.args[1]) : () => '';
+        const fallback = node.args[1] ? compileExpr(node.args[1], scope) : () => '';
         return (ctx) => {
           const v = read(ctx);
           return v === MISSING ? fallback(ctx) : v;
@@ -277,7 +297,7 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       const def = systemFunction(name);
       if (!def) throw new DtlSyntaxError(`unknown function $${node.name}`, node.pos);
       checkArity('$', name, def.min, def.max, node.args.length, node.pos);
-      return call(node.pos, def.call, compileArgs(node.args, name === 'EXTRACT'));
+      return call(node.pos, def.call, compileArgs(node.args, scope, name === 'EXTRACT'));
     }
     case 'special': {
       if (node.name === '*') {
@@ -289,7 +309,7 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       return get;
     }
     case 'classMethod': {
-      const args = compileArgs(node.args);
+      const args = compileArgs(node.args, scope);
       const { className, method } = node;
       const builtin = className === 'Ens.Util.FunctionSet' || className === 'Ens.Rule.FunctionSet' ? FUNCTION_SET[method] : undefined;
       if (builtin) return call(node.pos, builtin.call, args);
@@ -299,9 +319,9 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       }, args);
     }
     case 'case': {
-      const subject = compileExpr(node.subject);
-      const pairs = node.pairs.map((p) => ({ when: compileExpr(p.when), then: compileExpr(p.then) }));
-      const otherwise = node.otherwise ? compileExpr(node.otherwise) : null;
+      const subject = compileExpr(node.subject, scope);
+      const pairs = node.pairs.map((p) => ({ when: compileExpr(p.when, scope), then: compileExpr(p.then, scope) }));
+      const otherwise = node.otherwise ? compileExpr(node.otherwise, scope) : null;
       return (ctx) => {
         const value = toStr(subject(ctx));
         for (const p of pairs) if (toStr(p.when(ctx)) === value) return p.then(ctx);
@@ -310,7 +330,7 @@ export function compileExpr(node: ExprNode, allowStar = false): Fn {
       };
     }
     case 'select': {
-      const pairs = node.pairs.map((p) => ({ when: compileExpr(p.when), then: compileExpr(p.then) }));
+      const pairs = node.pairs.map((p) => ({ when: compileExpr(p.when, scope), then: compileExpr(p.then, scope) }));
       return (ctx) => {
         for (const p of pairs) if (truthy(p.when(ctx))) return p.then(ctx);
         throw new ObjectScriptError('SELECT', 'no $SELECT condition is true', node.pos);

@@ -6,7 +6,7 @@
  */
 import { ObjectScriptError, type RunContext } from './context.ts';
 import { DtlSyntaxError, shift, type Position } from './diagnostics.ts';
-import { compileExpr, type Fn } from './compile-expr.ts';
+import { compileExpr, EMPTY_SCOPE, type CompileScope, type Fn } from './compile-expr.ts';
 import { parseExpression } from './expr-parser.ts';
 import { Dec } from './decimal.ts';
 import type { Step } from './steps.ts';
@@ -21,7 +21,7 @@ export interface EmbeddedSql {
 }
 
 /** Replaces host variables outside string literals; returns the statement and their names. */
-function bindHostVariables(sql: string, base: Position, offset: number): { text: string; params: Fn[] } {
+function bindHostVariables(sql: string, base: Position, offset: number, scope: CompileScope): { text: string; params: Fn[] } {
   const params: Fn[] = [];
   let text = '';
   const parts = sql.split(/('(?:[^']|'')*')/);
@@ -30,7 +30,7 @@ function bindHostVariables(sql: string, base: Position, offset: number): { text:
     if (i % 2 === 1) text += part;
     else
       text += part.replace(HOST_VARIABLE, (_m, name: string, index: number) => {
-        params.push(compileExpr(parseExpression(name, shift(base, sql, at - offset + index + 1))));
+        params.push(compileExpr(parseExpression(name, shift(base, sql, at - offset + index + 1)), scope));
         return '?';
       });
     at += part.length;
@@ -38,7 +38,7 @@ function bindHostVariables(sql: string, base: Position, offset: number): { text:
   return { text, params };
 }
 
-export function parseEmbeddedSql(body: string, base: Position): EmbeddedSql {
+export function parseEmbeddedSql(body: string, base: Position, scope: CompileScope = EMPTY_SCOPE): EmbeddedSql {
   const sql = body.trim().replace(/;$/, '');
   const lead = body.indexOf(sql);
   const start = shift(base, body, lead);
@@ -50,7 +50,7 @@ export function parseEmbeddedSql(body: string, base: Position): EmbeddedSql {
     if (!/^[%A-Za-z][%A-Za-z0-9]*$/.test(name)) throw new DtlSyntaxError(`INTO target :${name} must be a local variable`, shift(base, body, lead + into.index));
   }
   const withoutInto = sql.slice(0, into.index) + sql.slice(into.index + into[0].length);
-  const { text, params } = bindHostVariables(withoutInto, base, lead);
+  const { text, params } = bindHostVariables(withoutInto, base, lead, scope);
   return { text, params, into: names };
 }
 

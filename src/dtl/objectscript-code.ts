@@ -6,7 +6,7 @@
  * the run's locals, `source`, `target` and `aux`; curly paths are not available inside it.
  */
 import { ObjectScriptError, type RunContext } from './context.ts';
-import { compileExpr, compileSteps, type Fn } from './compile-expr.ts';
+import { compileExpr, compileSteps, EMPTY_SCOPE, type CompileScope, type Fn } from './compile-expr.ts';
 import { Dec } from './decimal.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import type { ExprNode } from './expr-ast.ts';
@@ -34,7 +34,11 @@ function runBlock(statements: Statement[], ctx: RunContext): Signal {
 
 class CodeParser {
   private readonly p: ExprParser;
-  constructor(private readonly text: string, base: Position) {
+  constructor(
+    private readonly text: string,
+    base: Position,
+    private readonly scope: CompileScope,
+  ) {
     this.p = new ExprParser(text, base);
     this.p.allowMacros = true;
   }
@@ -86,7 +90,7 @@ class CodeParser {
     const start = this.p.offset;
     if (this.p.peek('$$$')) {
       // A macro used as a statement (`$$$TRACE("…")`).
-      const macro = compileExpr(this.p.parseExpr());
+      const macro = compileExpr(this.p.parseExpr(), this.scope);
       return (ctx) => {
         macro(ctx);
         return 0;
@@ -98,7 +102,7 @@ class CodeParser {
       this.fail(`unsupported statement "${this.text.slice(start, start + 20).split('\n')[0]}" in <code> (supported: Set, Do, If/ElseIf/Else, For, Quit, Continue, Kill)`, start);
     }
     this.p.offset += word[0].length;
-    const condition = this.p.eat(':') ? compileExpr(this.p.parseExpr()) : null;
+    const condition = this.p.eat(':') ? compileExpr(this.p.parseExpr(), this.scope) : null;
     const statement = this.parseArguments(command, start);
     if (!condition) return statement;
     return (ctx) => (truthy(condition(ctx)) ? statement(ctx) : 0);
@@ -127,7 +131,7 @@ class CodeParser {
           const at = this.p.offset;
           const node = this.p.parseExpr();
           if (!['method', 'function', 'classMethod', 'system'].includes(node.kind)) this.fail('Do needs a method or function call', at);
-          calls.push(compileExpr(node));
+          calls.push(compileExpr(node, this.scope));
         } while (this.p.eat(','));
         return (ctx) => {
           for (const c of calls) c(ctx);
@@ -170,7 +174,7 @@ class CodeParser {
     this.p.skipSpaces();
     this.p.expect('=', 'in Set');
     this.p.skipSpaces();
-    const value = compileExpr(this.p.parseExpr());
+    const value = compileExpr(this.p.parseExpr(), this.scope);
     return this.assignment(lhs, value, at);
   }
 
@@ -184,7 +188,7 @@ class CodeParser {
       };
     }
     if (lhs.kind === 'path' && lhs.steps.length > 0 && lhs.root !== 'source') {
-      const steps = compileSteps(lhs.steps);
+      const steps = compileSteps(lhs.steps, this.scope);
       const root = lhs.root;
       const pos = lhs.pos;
       return (ctx) => {
@@ -208,7 +212,7 @@ class CodeParser {
     const conditions: Fn[] = [];
     do {
       this.p.skipSpaces();
-      conditions.push(compileExpr(this.p.parseExpr()));
+      conditions.push(compileExpr(this.p.parseExpr(), this.scope));
     } while (this.p.eat(','));
     return (ctx) => (conditions.every((c) => truthy(c(ctx))) ? Dec.ONE : Dec.ZERO);
   }
@@ -254,9 +258,9 @@ class CodeParser {
     this.p.skipSpaces();
     const name = this.p.ident('the loop variable');
     this.p.expect('=', 'after the For variable');
-    const startFn = compileExpr(this.p.parseExpr());
-    const incFn = this.p.eat(':') ? compileExpr(this.p.parseExpr()) : null;
-    const endFn = incFn && this.p.eat(':') ? compileExpr(this.p.parseExpr()) : null;
+    const startFn = compileExpr(this.p.parseExpr(), this.scope);
+    const incFn = this.p.eat(':') ? compileExpr(this.p.parseExpr(), this.scope) : null;
+    const endFn = incFn && this.p.eat(':') ? compileExpr(this.p.parseExpr(), this.scope) : null;
     const body = this.braceBlock('For');
     return (ctx) => {
       let value = toNum(startFn(ctx));
@@ -274,13 +278,13 @@ class CodeParser {
 }
 
 /** Compiles a `<code>` body. Throws DtlSyntaxError at the first unsupported construct. */
-export function compileCode(text: string, base: Position): (ctx: RunContext) => void {
+export function compileCode(text: string, base: Position, scope: CompileScope = EMPTY_SCOPE): (ctx: RunContext) => void {
   if (/^\s*$/.test(text)) return () => undefined;
   if (/(^|\n)[A-Za-z%]/.test(text.replace(/^\n+/, ''))) {
     const line = text.replace(/^\n+/, '').split('\n').findIndex((l) => /^[A-Za-z%]/.test(l));
     throw new DtlSyntaxError('ObjectScript <code> lines must start with a space or tab (labels are not supported)', { line: base.line + line, column: 1 });
   }
-  const statements = new CodeParser(text, base).parseBlock(false);
+  const statements = new CodeParser(text, base, scope).parseBlock(false);
   return (ctx) => {
     runBlock(statements, ctx);
   };

@@ -19,7 +19,7 @@ export interface CheckResult {
 
 /** Validation: parses every expression, path and code body, collecting positioned diagnostics. */
 export function checkTransform(ast: TransformNode): CheckResult {
-  const state: CompileState = { transform: ast, diagnostics: [], dependencies: new Set(), usesPython: false, usesSql: false };
+  const state: CompileState = { transform: ast, scope: {}, diagnostics: [], dependencies: new Set(), usesPython: false, usesSql: false };
   for (const w of ast.warnings) state.diagnostics.push({ document: ast.document, ...w.pos, severity: 'warning', message: w.message });
   if (ast.targetClass === 'IOP.Message' && ast.targetDocType === '') {
     // IoP sets the target's classname from the doc type: without one the result is no Python class.
