@@ -1,7 +1,8 @@
 /**
  * Python processes through the real engine: sync and async calls with completion keys combined in
  * on_complete, concurrent send_request_async_ng, send_multi_request_sync with a failing target, and
- * a generator streamed from an operation.
+ * a generator streamed from an operation; Python inbound and outbound adapters hosted with their
+ * service and operation.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { eventually, tempDir } from '../support/temp-dir.ts';
 
 const settings = fileURLToPath(new URL('../fixtures/python/components/settings.py', import.meta.url));
 
@@ -59,5 +60,19 @@ describe('Python processes through the engine', () => {
 
   it('streams the items of a generator from an operation', async () => {
     expect((await call('Consumer')).value).toBe('0,1,2');
+  });
+
+  it('polls a service whose Python inbound adapter feeds it through business_host.ProcessInput', async () => {
+    const sent = await eventually(async () => {
+      const messages = await engine.searchMessages('USER', { source: 'Lines', target: 'Echo', kind: 'request', limit: 10 });
+      return messages.length === 2 ? messages : undefined;
+    }, 'both lines to reach Echo');
+    const bodies = await Promise.all(sent.map(async (m) => JSON.parse((await engine.getMessage('USER', m.id)).body.data) as unknown));
+    expect(bodies).toEqual(expect.arrayContaining([{ integer: 5, string: 'alpha' }, { integer: 4, string: 'beta' }]));
+  });
+
+  it('gives an operation its Python outbound adapter as self.adapter, configured by Adapter settings', async () => {
+    const result = await engine.test('USER', { target: 'Shouter', classname: 'Ens.StringRequest', body: 'you', restart: false });
+    expect(JSON.parse(result.body)).toEqual({ value: 'hey YOU' });
   });
 });
