@@ -128,6 +128,9 @@ class WorkerHost:
             self.class_name = cls.__name__
             self.instance = cls.__new__(cls)
             apply_settings(self.instance, host_settings, self._warn)
+            if not hasattr(self.instance, 'adapter'):
+                # Built-in adapters live in the engine: user code sees no adapter object.
+                self.instance.adapter = self.instance.Adapter = None
             adapter_spec = frame.get('adapter')
             if adapter_spec:
                 self._init_adapter(adapter_spec, settings.get('adapter') or {})
