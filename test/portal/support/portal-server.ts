@@ -1,14 +1,12 @@
 /**
- * Starts the portal test server (portal-server-main.ts) on a fresh home as a child process, and
- * uploads the orders fixture package through the real `PUT /migrate`.
+ * The real `conveyor serve` process on a fresh home (first admin: admin / adminPassword), with an
+ * admin API helper, and the orders fixture package uploaded through the real `PUT /migrate`.
  */
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { httpCall, type HttpReply } from '../../support/server-process.ts';
+import { httpCall, startServerProcess, type HttpReply } from '../../support/server-process.ts';
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export const fixtureDir = fileURLToPath(new URL('../fixtures/orders', import.meta.url));
 export const adminPassword = 'portal-admin-pw';
 
@@ -23,39 +21,14 @@ export interface PortalServer {
 }
 
 export async function startPortalServer(home: string): Promise<PortalServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/portal/support/portal-server-main.ts', home], {
-    cwd: repoRoot,
-    env: { ...process.env, CONVEYOR_ADMIN_PASSWORD: adminPassword },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`portal server did not start:\n${output}`)), 60_000);
-    child.stdout.on('data', () => {
-      const match = /API: (http:\/\/[^/\s]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1] as string);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`portal server exited with ${code}:\n${output}`));
-    });
-  });
+  const server = await startServerProcess(home, [], { CONVEYOR_ADMIN_PASSWORD: adminPassword });
   const headers = { authorization: `Basic ${Buffer.from(`admin:${adminPassword}`).toString('base64')}` };
   return {
-    url,
+    url: server.url,
     home,
-    api: (method, path, body) => httpCall({ url, headers }, method, `/api/iop${path}`, body),
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+    api: (method, path, body) => httpCall({ url: server.url, headers }, method, `/api/iop${path}`, body),
+    output: server.output,
+    stop: () => server.kill(),
   };
 }
 
