@@ -251,6 +251,30 @@ describe.skipIf(!hasChromium)('portal in a browser', () => {
     await shot('lookups');
   });
 
+  it('shows a viewer no button that changes anything', async () => {
+    expect((await server.api('PUT', '/users/watcher', { password: 'watch-pw', role: 'viewer' })).status).toBe(200);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const viewer = await context.newPage();
+    viewer.setDefaultTimeout(15_000);
+    await viewer.goto(`${server.url}/portal/`);
+    await viewer.getByLabel('User').fill('watcher');
+    await viewer.getByLabel('Password').fill('watch-pw');
+    await viewer.getByRole('button', { name: 'Sign in' }).click();
+    const row = viewer.locator('tr[data-production="Portal.Orders"]');
+    await row.waitFor();
+    expect(await viewer.locator('.top-bar .user').textContent()).toBe('watcher · viewer');
+    for (const name of ['Stop', 'Restart', 'Update', 'Kill', 'Make default']) expect(await viewer.getByRole('button', { name }).count()).toBe(0);
+    await row.getByRole('link', { name: 'Configure' }).click();
+    await viewer.getByRole('button', { name: 'Item ShippingOperation' }).click();
+    const region = viewer.getByRole('region', { name: 'Item settings' });
+    expect(await region.getByRole('button', { name: 'Stop item' }).count()).toBe(0);
+    expect(await region.getByLabel('Value of prefix').isDisabled()).toBe(true);
+    expect(await viewer.getByLabel('New item name').count()).toBe(0);
+    await viewer.getByRole('link', { name: 'Test' }).click();
+    expect(await viewer.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it('stops the production', async () => {
     await page.getByRole('link', { name: 'Productions' }).click();
     await page.getByRole('button', { name: 'Stop' }).click();
