@@ -233,4 +233,26 @@ describe('RunningProduction', () => {
     expect(bodyText((await call(p, 'Op', 'still served'))!)).toBe('still served');
     expect(made).toHaveLength(2);
   });
+
+  it('does not mistake the first messages of a fresh start for leftovers of a previous run', async () => {
+    classes.set('Eager', { ...scripted('service', () => new Scripted({
+      async onProcessInput(_input, c) {
+        await c.sendSync('Router', stringRequest('first'));
+        return null;
+      },
+    })), polling: true });
+    const p = await run([
+      newItem('In', 'Eager', { settings: [{ target: 'Adapter', name: 'CallInterval', value: '60' }] }),
+      newItem('Router', 'Conveyor.Process.Router', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Echo' }] }),
+      newItem('Echo', 'Conveyor.Operation.Echo'),
+    ]);
+    const handled = await eventually(async () => {
+      const found = await store.messages.search('USER', { limit: 10, target: 'Echo', kind: 'request' });
+      return found.length > 0 && found.every((m) => m.status === 'completed') ? found : undefined;
+    }, 'the first poll to reach Echo');
+    expect(handled).toHaveLength(1);
+    expect(await store.messages.search('USER', { limit: 10, status: 'discarded' })).toEqual([]);
+    expect((await store.log.top('USER', 20)).some((e) => /Recovered/.test(e.text))).toBe(false);
+    p.kill();
+  });
 });

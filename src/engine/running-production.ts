@@ -66,9 +66,11 @@ export class RunningProduction implements MessageRouter {
 
   async start(): Promise<void> {
     for (const item of this.definition.items) this.hosts.set(item.name, await this.createHost(item));
+    // What the last run left is read before any item starts: once services poll, new messages
+    // would look unfinished too.
+    if (!this.options.cluster) await this.recover();
     await Promise.all([...this.hosts.values()].map((host) => host.start()));
     if (this.options.cluster) await this.startSweeping(this.options.cluster);
-    else await this.recover();
   }
 
   /** A request for `target` was queued on another node. */
