@@ -241,16 +241,28 @@ describe('RunningProduction', () => {
         return null;
       },
     })), polling: true });
+    // Starts slowly (a Python import, say): the service already polls while it starts.
+    classes.set('SlowStart', scripted('operation', () => new Scripted({ onInitHook: () => new Promise((resolve) => setTimeout(resolve, 300)) })));
+    let handled = 0;
+    classes.set('SlowWork', scripted('operation', () => new Scripted({
+      async onMessage(request) {
+        handled++;
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return request;
+      },
+    })));
     const p = await run([
       newItem('In', 'Eager', { settings: [{ target: 'Adapter', name: 'CallInterval', value: '60' }] }),
-      newItem('Router', 'Conveyor.Process.Router', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Echo' }] }),
-      newItem('Echo', 'Conveyor.Operation.Echo'),
+      newItem('Router', 'Conveyor.Process.Router', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Work' }] }),
+      newItem('Work', 'SlowWork'),
+      newItem('Slow', 'SlowStart'),
     ]);
-    const handled = await eventually(async () => {
-      const found = await store.messages.search('USER', { limit: 10, target: 'Echo', kind: 'request' });
+    await eventually(async () => {
+      const found = await store.messages.search('USER', { limit: 10, target: 'Work', kind: 'request' });
       return found.length > 0 && found.every((m) => m.status === 'completed') ? found : undefined;
-    }, 'the first poll to reach Echo');
-    expect(handled).toHaveLength(1);
+    }, 'the first poll to be handled');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(handled).toBe(1);
     expect(await store.messages.search('USER', { limit: 10, status: 'discarded' })).toEqual([]);
     expect((await store.log.top('USER', 20)).some((e) => /Recovered/.test(e.text))).toBe(false);
     p.kill();
