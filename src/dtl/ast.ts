@@ -117,6 +117,19 @@ export type ActionNode =
   | CommentNode
   | GroupNode;
 
+/** A `ClassMethod` of the transform's class, callable from expressions as `..Name(args)`. */
+export interface ClassMethodNode {
+  name: string;
+  params: { name: string; defaultValue: string | null }[];
+  /** `expression`: the body is one expression (`[ CodeMode = expression ]`). */
+  codeMode: 'code' | 'expression';
+  language: Language;
+  body: string;
+  pos: Position;
+  /** Where the body text starts. */
+  textPos: Position;
+}
+
 export interface TransformNode {
   /** The document the transform came from (file name or class name), used in every error. */
   document: string;
@@ -133,6 +146,8 @@ export interface TransformNode {
   language: Language;
   /** Python from/import statements (one per line) for Python transforms. */
   pythonImports: string;
+  /** Class methods of a class document (empty for bare XML). */
+  classMethods: ClassMethodNode[];
   annotation: string | null;
   actions: ActionNode[];
   pos: Position;

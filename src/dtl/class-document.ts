@@ -6,7 +6,8 @@
  * those of the original document.
  */
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
-import { PARAMETER_NAMES, type ParameterName } from './ast.ts';
+import { PARAMETER_NAMES, type ClassMethodNode, type ParameterName } from './ast.ts';
+import { readClassMethods } from './class-methods.ts';
 import { readXml, type XmlElement } from './xml-reader.ts';
 
 export interface TransformCarrier {
@@ -17,6 +18,8 @@ export interface TransformCarrier {
   parameters: Partial<Record<ParameterName, { value: number; pos: Position }>>;
   /** The transform element, already read. */
   transform: XmlElement;
+  /** Class methods of a class text (callable as `..Name()`). */
+  classMethods: ClassMethodNode[];
 }
 
 const BASE_CLASS = 'Ens.DataTransformDTL';
@@ -91,6 +94,7 @@ function readClassText(text: string): TransformCarrier {
     dependsOn: dependsOn ? splitNames(dependsOn[1]!) : [],
     parameters,
     transform: readXml(xdataBody(text)),
+    classMethods: readClassMethods(text),
   };
 }
 
@@ -123,6 +127,7 @@ function readExport(root: XmlElement): TransformCarrier {
     dependsOn: splitNames(childNamed(cls, 'DependsOn')?.text ?? ''),
     parameters,
     transform: readXml(padding + body),
+    classMethods: [],
   };
 }
 
@@ -131,7 +136,7 @@ export function readCarrier(text: string): TransformCarrier {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (!trimmed.startsWith('<')) return readClassText(text);
   const root = readXml(text.replace(/^\uFEFF/, ''));
-  if (root.name === 'transform') return { carrier: 'xml', className: null, dependsOn: [], parameters: {}, transform: root };
+  if (root.name === 'transform') return { carrier: 'xml', className: null, dependsOn: [], parameters: {}, transform: root, classMethods: [] };
   if (root.name === 'Export' || root.name === 'Class') return readExport(root);
   throw new DtlSyntaxError(`expected a <transform> root element, found <${root.name}>`, root.pos);
 }

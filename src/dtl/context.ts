@@ -23,6 +23,8 @@ export interface RunContext {
   errors: DtlRunError[];
   trace: DtlTraceEntry[];
   flow: number;
+  /** The value a class method's `Quit value` / `Return value` hands back. */
+  methodResult: unknown;
   now(): Date;
 }
 
@@ -40,6 +42,7 @@ class Context implements RunContext {
   errors: DtlRunError[] = [];
   trace: DtlTraceEntry[] = [];
   flow = FLOW_NORMAL;
+  methodResult: unknown = undefined;
   #clock: Date | null = null;
 
   constructor(fields: ContextFields) {

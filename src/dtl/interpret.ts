@@ -27,6 +27,7 @@ class Interpreter {
   private readonly parsed = new WeakMap<object, Map<string, ExprNode>>();
 
   constructor(private readonly ast: TransformNode) {
+    if (ast.classMethods.length > 0) throw new ConveyorError('ERR_DTL', `${ast.document}: the AST interpreter does not run class methods; use compileTransform`);
     this.prepare(ast.actions);
   }
 

@@ -72,7 +72,7 @@ describe('<code> ObjectScript subset', () => {
       [' For i=1:1:3 { Set a=1', /missing "\}"/, 10, 23],
       [' Else { Set a=1 }', /Else without a preceding If/, 10, 2],
       [' Set 1=2', /expected a name/, 10, 6],
-      [' Quit 5', /Quit with a value is not supported/, 10, 6],
+      [' Quit 5', /Quit with a value is only allowed in a class method/, 10, 6],
       [' Do x', /Do needs a method or function call/, 10, 5],
     ];
     for (const [code, message, line, column] of cases) {

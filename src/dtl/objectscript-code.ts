@@ -2,6 +2,7 @@
  * The ObjectScript statement subset of `<code>` (dtl-reference §1.10, vector 40): `Set`, `Do`,
  * `If`/`ElseIf`/`Else { }`, `For v=a:b:c { }`, `For { }`, `Quit`, `Continue`, `Kill`, with
  * post-conditionals (`Quit:x=""`), and the macros $$$OK, $$$ISOK, $$$ISERR, $$$TRACE, $$$LOG….
+ * Class method bodies use the same subset plus `Quit value` / `Return value`.
  * Anything else is a compile error at its position. Code shares
  * the run's locals, `source`, `target` and `aux`; curly paths are not available inside it.
  */
@@ -14,14 +15,14 @@ import { ExprParser } from './expr-parser.ts';
 import { PathError, writePath } from './json-path.ts';
 import { cloneJson, toJson, toNum, truthy } from './values.ts';
 
-/** 0: go on; 1: Quit; 2: Continue. */
-type Signal = 0 | 1 | 2;
+/** 0: go on; 1: Quit (leaves a loop, else the block); 2: Continue; 3: leave the method. */
+type Signal = 0 | 1 | 2 | 3;
 type Statement = (ctx: RunContext) => Signal;
 
 const MAX_ITERATIONS = 10_000_000;
 const COMMANDS: Record<string, string> = {
   S: 'SET', SET: 'SET', D: 'DO', DO: 'DO', I: 'IF', IF: 'IF', E: 'ELSE', ELSE: 'ELSE', ELSEIF: 'ELSEIF',
-  F: 'FOR', FOR: 'FOR', Q: 'QUIT', QUIT: 'QUIT', K: 'KILL', KILL: 'KILL', CONTINUE: 'CONTINUE',
+  F: 'FOR', FOR: 'FOR', Q: 'QUIT', QUIT: 'QUIT', K: 'KILL', KILL: 'KILL', CONTINUE: 'CONTINUE', RETURN: 'RETURN',
 };
 
 function runBlock(statements: Statement[], ctx: RunContext): Signal {
@@ -38,6 +39,8 @@ class CodeParser {
     private readonly text: string,
     base: Position,
     private readonly scope: CompileScope,
+    /** In a class method `Quit value` / `Return value` hand a value back. */
+    private readonly inMethod: boolean,
   ) {
     this.p = new ExprParser(text, base);
     this.p.allowMacros = true;
@@ -145,9 +148,16 @@ class CodeParser {
         return this.fail(`${command === 'ELSE' ? 'Else' : 'ElseIf'} without a preceding If block`, start);
       case 'FOR':
         return this.parseFor();
-      case 'QUIT': {
-        if (this.hasArguments()) this.fail('Quit with a value is not supported in <code>', this.p.offset);
-        return () => 1;
+      case 'QUIT':
+      case 'RETURN': {
+        if (!this.hasArguments()) return command === 'RETURN' ? () => 3 : () => 1;
+        if (!this.inMethod) this.fail(`${command === 'RETURN' ? 'Return' : 'Quit'} with a value is only allowed in a class method`, this.p.offset);
+        this.p.skipSpaces();
+        const value = compileExpr(this.p.parseExpr(), this.scope);
+        return (ctx) => {
+          ctx.methodResult = value(ctx);
+          return 3;
+        };
       }
       case 'CONTINUE':
         return () => 2;
@@ -251,7 +261,11 @@ class CodeParser {
     if (!this.hasArguments()) {
       const body = this.braceBlock('For');
       return (ctx) => {
-        for (let n = 0; n < MAX_ITERATIONS; n++) if (runBlock(body, ctx) === 1) return 0;
+        for (let n = 0; n < MAX_ITERATIONS; n++) {
+          const signal = runBlock(body, ctx);
+          if (signal === 1) return 0;
+          if (signal === 3) return 3;
+        }
         throw new ObjectScriptError('MAXITERATIONS', 'For loop did not Quit');
       };
     }
@@ -269,7 +283,9 @@ class CodeParser {
       for (let n = 0; n < MAX_ITERATIONS; n++) {
         if (end && inc && (inc.sign() >= 0 ? value.cmp(end) > 0 : value.cmp(end) < 0)) return 0;
         ctx.locals[name] = value;
-        if (runBlock(body, ctx) === 1 || !inc) return 0;
+        const signal = runBlock(body, ctx);
+        if (signal === 3) return 3;
+        if (signal === 1 || !inc) return 0;
         value = toNum(ctx.locals[name]).add(inc);
       }
       throw new ObjectScriptError('MAXITERATIONS', `For ${name} did not end`);
@@ -278,13 +294,13 @@ class CodeParser {
 }
 
 /** Compiles a `<code>` body. Throws DtlSyntaxError at the first unsupported construct. */
-export function compileCode(text: string, base: Position, scope: CompileScope = EMPTY_SCOPE): (ctx: RunContext) => void {
+export function compileCode(text: string, base: Position, scope: CompileScope = EMPTY_SCOPE, inMethod = false): (ctx: RunContext) => void {
   if (/^\s*$/.test(text)) return () => undefined;
   if (/(^|\n)[A-Za-z%]/.test(text.replace(/^\n+/, ''))) {
     const line = text.replace(/^\n+/, '').split('\n').findIndex((l) => /^[A-Za-z%]/.test(l));
     throw new DtlSyntaxError('ObjectScript <code> lines must start with a space or tab (labels are not supported)', { line: base.line + line, column: 1 });
   }
-  const statements = new CodeParser(text, base, scope).parseBlock(false);
+  const statements = new CodeParser(text, base, scope, inMethod).parseBlock(false);
   return (ctx) => {
     runBlock(statements, ctx);
   };

@@ -8,6 +8,7 @@ import {
   type ActionNode,
   type AssignAction,
   type CaseNode,
+  type ClassMethodNode,
   type CreateMode,
   type Language,
   type TransformNode,
@@ -241,7 +242,7 @@ class Reader {
     return { cases, otherwise };
   }
 
-  transform(el: XmlElement, parameters: TransformParameters, className: string | null, dependsOn: string[]): TransformNode {
+  transform(el: XmlElement, parameters: TransformParameters, className: string | null, dependsOn: string[], classMethods: ClassMethodNode[]): TransformNode {
     if (el.name !== 'transform') this.error(el.pos, `expected a <transform> root element, found <${el.name}>`);
     this.checkAttributes(el);
     const createAttr = el.attributes.get('create');
@@ -261,6 +262,7 @@ class Reader {
       create,
       language,
       pythonImports: imports ? imports.text : '',
+      classMethods,
       annotation: this.annotation(el),
       actions: this.actions(el, ['pyFromImport']),
       pos: el.pos,
@@ -291,7 +293,7 @@ export function parseTransform(text: string, documentName = 'transform', options
     const given = options.parameters?.[name];
     if (given !== undefined) parameters[name] = given;
   }
-  const node = reader.transform(carrier.transform, parameters, carrier.className, carrier.dependsOn);
+  const node = reader.transform(carrier.transform, parameters, carrier.className, carrier.dependsOn, carrier.classMethods);
   if (reader.diagnostics.some((d) => d.severity === 'error')) failWithDiagnostics(documentName, reader.diagnostics);
   return node;
 }

@@ -112,8 +112,15 @@ export function serializeTransform(ast: TransformNode): string {
 export function serializeTransformClass(ast: TransformNode, className = ast.className ?? 'User.Transform'): string {
   const depends = ast.dependsOn.length === 0 ? '' : ` [ DependsOn = ${ast.dependsOn.length === 1 ? ast.dependsOn[0] : `(${ast.dependsOn.join(', ')})`} ]`;
   const params = PARAMETER_NAMES.map((name) => `Parameter ${name} = ${ast.parameters[name]};\n\n`).join('');
+  const methods = ast.classMethods
+    .map((m) => {
+      const signature = m.params.map((p) => (p.defaultValue === null ? p.name : `${p.name} = ${p.defaultValue}`)).join(', ');
+      const keywords = [m.codeMode === 'expression' ? 'CodeMode = expression' : '', m.language === 'python' ? 'Language = python' : ''].filter(Boolean);
+      return `ClassMethod ${m.name}(${signature})${keywords.length ? ` [ ${keywords.join(', ')} ]` : ''}\n{${m.body}}\n\n`;
+    })
+    .join('');
   return (
-    `Class ${className} Extends Ens.DataTransformDTL${depends}\n{\n\n${params}` +
+    `Class ${className} Extends Ens.DataTransformDTL${depends}\n{\n\n${params}${methods}` +
     `XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]\n{\n${serializeTransform(ast)}}\n\n}\n`
   );
 }

@@ -5,6 +5,7 @@
 import { ConveyorError } from '../core/errors.ts';
 import type { TransformNode } from './ast.ts';
 import { compileActions, type CompileState } from './compile-actions.ts';
+import { compileClassMethods } from './compile-methods.ts';
 import { newContext, ObjectScriptError, type RunContext } from './context.ts';
 import { failWithDiagnostics, type DtlDiagnostic } from './diagnostics.ts';
 import type { Step } from './steps.ts';
@@ -19,7 +20,9 @@ export interface CheckResult {
 
 /** Validation: parses every expression, path and code body, collecting positioned diagnostics. */
 export function checkTransform(ast: TransformNode): CheckResult {
-  const state: CompileState = { transform: ast, scope: {}, diagnostics: [], dependencies: new Set(), usesPython: false, usesSql: false };
+  const diagnostics: DtlDiagnostic[] = [];
+  const scope = compileClassMethods(ast.classMethods, ast.document, diagnostics);
+  const state: CompileState = { transform: ast, scope, diagnostics, dependencies: new Set(), usesPython: false, usesSql: false };
   for (const w of ast.warnings) state.diagnostics.push({ document: ast.document, ...w.pos, severity: 'warning', message: w.message });
   if (ast.targetClass === 'IOP.Message' && ast.targetDocType === '') {
     // IoP sets the target's classname from the doc type: without one the result is no Python class.
