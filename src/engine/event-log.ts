@@ -23,32 +23,24 @@ export class EventLog {
   ) {}
 
   write(type: LogType, text: string, fields: LogFields = {}): void {
-    const entry: NewLogEntry = {
-      type,
-      text,
-      configName: fields.configName ?? '',
-      job: fields.job ?? String(process.pid),
-      messageId: fields.messageId ?? null,
-      sessionId: fields.sessionId ?? null,
-      sourceClass: fields.sourceClass ?? 'Conveyor.Engine',
-      sourceMethod: fields.sourceMethod ?? '',
-    };
-    this.store.log.append(this.namespace, [entry]).catch(this.onWriteError);
+    this.store.log.append(this.namespace, [entry(type, text, fields)]).catch(this.onWriteError);
   }
 
   /** For the few entries a caller must see committed (e.g. before answering a lifecycle command). */
   async writeNow(type: LogType, text: string, fields: LogFields = {}): Promise<void> {
-    await this.store.log.append(this.namespace, [
-      {
-        type,
-        text,
-        configName: fields.configName ?? '',
-        job: fields.job ?? String(process.pid),
-        messageId: fields.messageId ?? null,
-        sessionId: fields.sessionId ?? null,
-        sourceClass: fields.sourceClass ?? 'Conveyor.Engine',
-        sourceMethod: fields.sourceMethod ?? '',
-      },
-    ]);
+    await this.store.log.append(this.namespace, [entry(type, text, fields)]);
   }
+}
+
+function entry(type: LogType, text: string, fields: LogFields): NewLogEntry {
+  return {
+    type,
+    text,
+    configName: fields.configName ?? '',
+    job: fields.job ?? String(process.pid),
+    messageId: fields.messageId ?? null,
+    sessionId: fields.sessionId ?? null,
+    sourceClass: fields.sourceClass ?? 'Conveyor.Engine',
+    sourceMethod: fields.sourceMethod ?? '',
+  };
 }

@@ -7,7 +7,7 @@ import type { Reply } from '../core/component.ts';
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
 import type { ItemDefinition, ProductionDefinition } from '../core/production.ts';
-import type { Store } from '../store/store.ts';
+import type { NewMessage, Store } from '../store/store.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { ItemHost } from './item-host.ts';
@@ -132,28 +132,9 @@ export class RunningProduction implements MessageRouter {
         hint: `Known items: ${[...this.hosts.keys()].join(', ')}`,
       });
     }
-    const priority = options.priority ?? 0;
-    const [id] = await this.store.messages.insert([
-      {
-        namespace: this.namespace,
-        sessionId: origin.sessionId,
-        parentId: origin.parentId,
-        correspondingId: null,
-        kind: 'request',
-        source: origin.source,
-        target,
-        responseRequired: options.responseRequired,
-        status: 'queued',
-        priority,
-        description: options.description,
-        body,
-      },
-    ]);
-    const now = Date.now();
-    const message: StoredMessage = {
-      id: id as number,
+    const request: NewMessage = {
       namespace: this.namespace,
-      sessionId: origin.sessionId ?? (id as number),
+      sessionId: origin.sessionId,
       parentId: origin.parentId,
       correspondingId: null,
       kind: 'request',
@@ -161,16 +142,14 @@ export class RunningProduction implements MessageRouter {
       target,
       responseRequired: options.responseRequired,
       status: 'queued',
-      priority,
+      priority: options.priority ?? 0,
       description: options.description,
-      error: null,
-      attempts: 0,
-      createdAt: now,
-      updatedAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
       body,
     };
+    const [id] = (await this.store.messages.insert([request])) as [number];
+    const now = Date.now();
+    // The queued message as the store now holds it, built here instead of read back.
+    const message: StoredMessage = { ...request, id, sessionId: origin.sessionId ?? id, error: null, attempts: 0, createdAt: now, updatedAt: now, leaseOwner: null, leaseUntil: null };
     this.flows.add(`${origin.source}\u0000${target}`);
     const reply = options.responseRequired
       ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject }))
