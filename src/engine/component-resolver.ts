@@ -48,22 +48,28 @@ export class ComponentResolver implements Resolver {
     if (binding.runtime !== 'python' || binding.module === null || binding.className === null) {
       throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Class ${classname} has no Python module and class to run`);
     }
+    // A Python adapter (a registered adapter class the component's get_adapter_type() names) runs
+    // in the component's worker; built-in adapter names are the engine's.
+    const adapter = binding.adapterType ? await this.store.classes.get(this.namespace, binding.adapterType) : null;
+    const pythonAdapter =
+      adapter && adapter.runtime === 'python' && adapter.module && adapter.className && (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
+        ? { module: adapter.module, className: adapter.className, classpaths: adapter.classpaths }
+        : null;
     return {
       kind: binding.kind,
       factory: pythonComponentFactory({
         module: binding.module,
         className: binding.className,
         classpaths: binding.classpaths,
+        adapter: pythonAdapter,
         ...(this.interpreter === undefined ? {} : { interpreter: this.interpreter }),
       }),
-      polling: binding.kind === 'service' && binding.adapterType !== null && (pollingAdapters.has(binding.adapterType) || (await this.isInboundAdapter(binding.adapterType))),
-      fingerprint: await sourceFingerprint(binding),
+      polling:
+        binding.kind === 'service' &&
+        binding.adapterType !== null &&
+        (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
+      fingerprint: await sourceFingerprint(binding) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
     };
-  }
-
-  private async isInboundAdapter(name: string): Promise<boolean> {
-    const adapter = await this.store.classes.get(this.namespace, name);
-    return adapter?.kind === 'inbound_adapter';
   }
 }
 
