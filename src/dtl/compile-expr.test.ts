@@ -128,6 +128,12 @@ describe('expression operators', () => {
     expect(ev('##class(My.Util).Go(1,"b")', context({}, host))).toBe('My.Util.Go(1,b)');
     expect(ev('##class(Ens.Util.FunctionSet).ToUpper("x")')).toBe('X');
     expect(() => ev('##class(My.Util).Go()')).toThrow(/<CLASS DOES NOT EXIST> My\.Util/);
+    expect(ev('##class(Ens.Util.Time).ConvertDateTime("20240305","%Y%m%d","%d.%m.%Y")')).toBe('05.03.2024');
+    expect(ev('$SYSTEM.Encryption.Base64Encode("hello")')).toBe('aGVsbG8=');
+    expect(ev('##class(%SYSTEM.Encryption).Base64Decode("aGVsbG8=")')).toBe('hello');
+    expect(() => ev('$SYSTEM.Encryption.Base64Encode("€")')).toThrow(/needs a binary string/);
+    expect(() => ev('$SYSTEM.Encryption.Base64Decode("***")')).toThrow(/not Base64/);
+    expect(() => ev('##class(Ens.Util.FunctionSet).ToUpper()')).toThrow(/takes 1 argument/);
   });
 
   it('refuses unknown functions, wrong argument counts and misplaced * at compile time', () => {

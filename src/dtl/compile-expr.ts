@@ -6,6 +6,7 @@
 import { ObjectScriptError, type RunContext } from './context.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import type { BinaryOp, ExprNode, PathStep } from './expr-ast.ts';
+import { builtinClassMethod } from './builtin-classes.ts';
 import { FUNCTION_SET, UNSUPPORTED_FUNCTIONS } from './functions.ts';
 import { MISSING, readPath, type ResolvedStep } from './json-path.ts';
 import { applyOperator, OPERATORS } from './operators.ts';
@@ -311,8 +312,11 @@ export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, a
     case 'classMethod': {
       const args = compileArgs(node.args, scope);
       const { className, method } = node;
-      const builtin = className === 'Ens.Util.FunctionSet' || className === 'Ens.Rule.FunctionSet' ? FUNCTION_SET[method] : undefined;
-      if (builtin) return call(node.pos, builtin.call, args);
+      const builtin = builtinClassMethod(className, method);
+      if (builtin) {
+        checkArity(`##class(${className}).`, method, builtin.min, builtin.max, args.length, node.pos);
+        return call(node.pos, builtin.call, args);
+      }
       return call(node.pos, (ctx, values) => {
         if (!ctx.host.classMethod) throw new ObjectScriptError('CLASS DOES NOT EXIST', `${className} (this host offers no class methods)`);
         return ctx.host.classMethod(className, method, values);

@@ -6,6 +6,7 @@
  */
 import { ConveyorError } from '../core/errors.ts';
 import type { ActionNode, AssignNode, TransformNode } from './ast.ts';
+import { builtinClassMethod } from './builtin-classes.ts';
 import { actionError, storeRepeating } from './compile-actions.ts';
 import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, newContext, ObjectScriptError, type RunContext } from './context.ts';
 import type { ExprNode, PathStep } from './expr-ast.ts';
@@ -239,6 +240,8 @@ class Interpreter {
       case 'special':
         return node.name === '*' ? new StarRef(0) : SPECIAL_VARIABLES[node.name]!(ctx);
       case 'classMethod': {
+        const builtin = builtinClassMethod(node.className, node.method);
+        if (builtin) return builtin.call(ctx, this.args(node.args, ctx));
         if (!ctx.host.classMethod) throw new ObjectScriptError('CLASS DOES NOT EXIST', node.className, node.pos);
         return ctx.host.classMethod(node.className, node.method, this.args(node.args, ctx));
       }
