@@ -85,6 +85,15 @@ describe('writePath', () => {
     expect(doc.items).toEqual([{ n: 1, flag: 'Y' }, { n: 2, flag: 'Y' }]);
   });
 
+  it('stores a "__proto__" key as data, never as the prototype', () => {
+    const doc: Record<string, unknown> = {};
+    writePath(doc, [m('__proto__'), m('polluted')], 'set', '', 1);
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(Object.keys(doc)).toEqual(['__proto__']);
+    expect(readPath(doc, [m('__proto__'), m('polluted')])).toBe(1);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('raises PathError for writes that cannot be done', () => {
     expect(() => writePath({ s: 'x' }, [m('s'), m('t')], 'set', '', 1)).toThrow(PathError);
     expect(() => writePath({ s: 'x' }, [m('s')], 'append', '', 1)).toThrow(/not a list/);

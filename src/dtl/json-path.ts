@@ -2,7 +2,8 @@
  * Reading and writing JSON documents along a path (dtl-reference §1.17.5). Positions are 1-based;
  * `()` fans out over every element; `("*")` counts; a path that does not exist reads as MISSING.
  */
-import { Fanout } from './values.ts';
+import { Dec } from './decimal.ts';
+import { Fanout, setMember } from './values.ts';
 
 export const MISSING: unique symbol = Symbol('missing');
 export type Missing = typeof MISSING;
@@ -21,9 +22,9 @@ export class PathError extends Error {}
 
 type Container = Record<string, unknown> | unknown[];
 
-/** A plain JSON object (not a list, not a decimal or another class instance). */
+/** A JSON object: not a list, not a decimal, not a fan-out. */
 function isObject(node: unknown): node is Record<string, unknown> {
-  return typeof node === 'object' && node !== null && (node as object).constructor === Object;
+  return typeof node === 'object' && node !== null && !Array.isArray(node) && !(node instanceof Dec) && !(node instanceof Fanout);
 }
 
 /** Member keys in ObjectScript collation: canonical numbers ascending first, then strings by code point. */
@@ -117,12 +118,12 @@ function put(node: unknown, step: ResolvedStep, value: unknown): void {
   if (step.t === 'member' || step.t === 'key') {
     const name = step.t === 'member' ? step.name : step.key;
     if (!isObject(node)) throw new PathError(`cannot set "${name}": the node is ${describe(node)}, not an object`);
-    node[name] = value;
+    setMember(node, name, value);
     return;
   }
   if (step.t === 'pos' || step.t === 'last') {
     if (isObject(node) && step.t === 'pos') {
-      node[String(step.n)] = value;
+      setMember(node, String(step.n), value);
       return;
     }
     if (!Array.isArray(node)) throw new PathError(`cannot set an element: the node is ${describe(node)}, not a list`);
@@ -212,7 +213,7 @@ function applyAction(parent: unknown, step: ResolvedStep, action: WriteAction, k
       if (index > collection.length + 1) throw new PathError(`cannot insert at position ${index}: the list has ${collection.length} element(s)`);
       collection.splice(index - 1, 0, value);
     } else put(collection, { t: 'pos', n: index }, value);
-  } else if (isObject(collection)) collection[String(key)] = value;
+  } else if (isObject(collection)) setMember(collection, String(key), value);
   else throw new PathError(`cannot ${action} with a key: the node is ${describe(collection)}, not a collection`);
 }
 

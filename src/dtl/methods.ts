@@ -9,7 +9,7 @@ import { Dec } from './decimal.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import type { PathStep } from './expr-ast.ts';
 import { MISSING, PathError, readPath, writePath, type ResolvedStep, type WriteAction } from './json-path.ts';
-import { bool, cloneJson, isStructure, toJson, toNum, toStr } from './values.ts';
+import { bool, cloneJson, isStructure, setMember, toJson, toNum, toStr } from './values.ts';
 import { parseVPath } from './vpath.ts';
 
 const pathCache = new Map<string, PathStep[]>();
@@ -93,7 +93,7 @@ export function callMethod(ctx: RunContext, target: unknown, name: string, args:
     case '%Set': {
       const [value, key] = name === '%Set' ? [b, a] : [a, b];
       if (list) list[position(key, name === '%Set') - 1] = cloneJson(toJson(value));
-      else obj![toStr(key)] = cloneJson(toJson(value));
+      else setMember(obj!, toStr(key), cloneJson(toJson(value)));
       return STATUS_OK;
     }
     case 'Insert':

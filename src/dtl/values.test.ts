@@ -34,6 +34,9 @@ describe('ObjectScript value conversions', () => {
     const out = toJson({ n: Dec.fromJs(1.5), f: new Fanout(['a', inner]) });
     expect(out).toEqual({ n: 1.5, f: ['a', { x: [1, 2] }] });
     expect((out as { f: unknown[] }).f[1]).not.toBe(inner);
+    const hostile = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
+    expect(Object.keys(cloneJson(hostile))).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(toJson(hostile))).toBe(Object.prototype);
     const copy = cloneJson(inner);
     copy.x.push(3);
     expect(inner.x).toEqual([1, 2]);

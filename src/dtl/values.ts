@@ -76,13 +76,22 @@ export function bool(flag: boolean): Dec {
   return flag ? Dec.ONE : Dec.ZERO;
 }
 
+/**
+ * Sets a member as an own property. A plain assignment of `__proto__` (a legal JSON key) would
+ * replace the object's prototype instead of storing the value.
+ */
+export function setMember(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** Deep copy of a JSON structure (assignments copy, never share). */
 export function cloneJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (value instanceof Dec) return value;
   if (Array.isArray(value)) return value.map(cloneJson) as T;
   const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = cloneJson((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) setMember(out, key, cloneJson((value as Record<string, unknown>)[key]));
   return out as T;
 }
 
@@ -94,6 +103,6 @@ export function toJson(value: OsValue): JsonValue {
   if (value instanceof Fanout) return value.items.map(toJson);
   if (Array.isArray(value)) return value.map(toJson);
   const out: JsonObject = {};
-  for (const key in value) out[key] = toJson((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) setMember(out, key, toJson((value as Record<string, unknown>)[key]));
   return out;
 }
