@@ -6,31 +6,33 @@
  * answer back into the service), each building its dataclass; and the same six row writes (four
  * messages, two status updates) behind the same four commit barriers (a request is durable before
  * it is handed on, a response before it is returned), group-committed into SQLite (WAL,
- * synchronous=FULL, one transaction per event-loop turn, as the store does).
+ * synchronous=FULL, one transaction per event-loop turn, as the store does). Measured in turns
+ * with the engine's own Python chain, so the ratio compares like with like on a busy machine.
  * Run: node --import tsx bench/scenarios/floor.ts [--quick]
  */
 import Database from 'better-sqlite3';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concurrencyFor, describe, reduce, repeat, type LoadFigures } from '../support/chain.ts';
-import { closedLoop } from '../support/load.ts';
-import { fixturesDir } from '../support/production.ts';
+import type { Readable, Writable } from 'node:stream';
+import { concurrencyFor, describe, reduce, type LoadFigures } from '../support/chain.ts';
+import { closedLoop, type WindowFigures } from '../support/load.ts';
+import { benchRequest, chainCall, chainItems, fixturesDir, openBenchProduction } from '../support/production.ts';
 import { plan, quick, runScenario } from '../support/results.ts';
+import { fmt, fmtSpread, spread, type Spread } from '../support/stats.ts';
 
 const pools = quick ? [1, 2] : [1, 2, 4, 8];
 const payloadBytes = 64;
 
 /** One python3 process answering JSON lines in order. */
 class LineWorker {
-  private readonly process: ChildProcessWithoutNullStreams;
+  private readonly process: ChildProcessByStdio<Writable, Readable, null>;
   private readonly waiting: Array<(value: unknown) => void> = [];
   private buffered = '';
 
   constructor() {
-    this.process = spawn(process.env.CONVEYOR_PYTHON ?? 'python3', ['-u', join(fixturesDir, 'floor_worker.py')], { stdio: 'pipe' });
-    this.process.stderr.pipe(process.stderr);
+    this.process = spawn(process.env.CONVEYOR_PYTHON ?? 'python3', ['-u', join(fixturesDir, 'floor_worker.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.process.stdout.setEncoding('utf8');
     this.process.stdout.on('data', (chunk: string) => {
       this.buffered += chunk;
@@ -121,38 +123,89 @@ async function roundTrip(store: Store, slot: Slot, input: unknown): Promise<unkn
   return slot.service.call('service-reply', processAnswer);
 }
 
-async function measureFloor(poolSize: number): Promise<LoadFigures> {
+/** The floor's chains: `poolSize` sets of three workers, one round trip per set at a time. */
+function openFloor(poolSize: number) {
   const dir = mkdtempSync(join(tmpdir(), 'conveyor-bench-floor-'));
   const store = openDatabase(join(dir, 'floor.db'));
   const free: Slot[] = Array.from({ length: poolSize }, () => ({ service: new LineWorker(), process: new LineWorker(), operation: new LineWorker() }));
   const all = [...free];
   const waiters: Array<(slot: Slot) => void> = [];
   const payload = 'x'.repeat(payloadBytes);
-  const call = async (sequence: number) => {
-    const slot = free.pop() ?? (await new Promise<Slot>((resolve) => waiters.push(resolve)));
-    try {
-      return await roundTrip(store, slot, { sequence, payload });
-    } finally {
-      const next = waiters.shift();
-      if (next) next(slot);
-      else free.push(slot);
-    }
+  return {
+    async call(sequence: number) {
+      const slot = free.pop() ?? (await new Promise<Slot>((resolve) => waiters.push(resolve)));
+      try {
+        return await roundTrip(store, slot, { sequence, payload });
+      } finally {
+        const next = waiters.shift();
+        if (next) next(slot);
+        else free.push(slot);
+      }
+    },
+    close() {
+      for (const slot of all) for (const worker of [slot.service, slot.process, slot.operation]) worker.stop();
+      store.db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
+}
+
+/**
+ * The floor and the engine's Python chain side by side, windows taken in turn (engine, floor,
+ * engine, floor…) so that the machine's drifting load weighs on both alike; the ratio is taken
+ * per pair of neighbouring windows.
+ */
+async function floorAndEngine(poolSize: number) {
+  const floor = openFloor(poolSize);
+  const production = await openBenchProduction({ items: chainItems('python', poolSize) });
   try {
     const concurrency = concurrencyFor(poolSize);
-    return reduce(await repeat(plan, (ms) => closedLoop(call, concurrency, ms)), concurrency);
+    const chain = chainCall('python', production.running);
+    const payload = 'x'.repeat(payloadBytes);
+    const engineWindow = (ms: number) => closedLoop((i) => chain(benchRequest(i, payload)), concurrency, ms);
+    const floorWindow = (ms: number) => closedLoop((i) => floor.call(i), concurrency, ms);
+    await engineWindow(plan.warmupMs);
+    await floorWindow(plan.warmupMs);
+    const engine: WindowFigures[] = [];
+    const bare: WindowFigures[] = [];
+    for (let run = 0; run < plan.runs; run++) {
+      engine.push(await engineWindow(plan.windowMs));
+      bare.push(await floorWindow(plan.windowMs));
+    }
+    const cpu = (w: WindowFigures) => w.nodeCpuUsPerCall + w.childCpuUsPerCall;
+    return {
+      floor: reduce(bare, concurrency),
+      engine: reduce(engine, concurrency),
+      /** Engine round trips/s over floor round trips/s, per pair of windows. */
+      ratio: spread(engine.map((w, i) => w.perSecond / bare[i]!.perSecond)),
+      /** Floor CPU per round trip over the engine's: the share of the engine's CPU that is unavoidable. */
+      cpuRatio: spread(engine.map((w, i) => cpu(bare[i]!) / cpu(w))),
+    };
   } finally {
-    for (const slot of all) for (const worker of [slot.service, slot.process, slot.operation]) worker.stop();
-    store.db.close();
-    rmSync(dir, { recursive: true, force: true });
+    floor.close();
+    await production.close();
   }
 }
 
-await runScenario('floor', { ...plan, pools, payloadBytes, durability: 'WAL, synchronous=FULL', pipeRoundTripsPerCall: 5, rowWritesPerCall: 6, commitBarriersPerCall: 4 }, async () => {
-  const floor: Record<string, LoadFigures> = {};
-  for (const poolSize of pools) {
-    floor[`pool${poolSize}`] = await measureFloor(poolSize);
-    describe(`floor (no engine), ${poolSize} chain${poolSize === 1 ? '' : 's'} in parallel`, floor[`pool${poolSize}`]!);
-  }
-  return { floor };
-});
+await runScenario(
+  'floor',
+  { ...plan, pools, payloadBytes, durability: 'WAL, synchronous=FULL', pipeRoundTripsPerCall: 5, rowWritesPerCall: 6, commitBarriersPerCall: 4, interleaved: 'engine and floor windows in turn' },
+  async () => {
+    const floor: Record<string, LoadFigures> = {};
+    const engine: Record<string, LoadFigures> = {};
+    const ratio: Record<string, Spread> = {};
+    const cpuRatio: Record<string, Spread> = {};
+    for (const poolSize of pools) {
+      const key = `pool${poolSize}`;
+      const pair = await floorAndEngine(poolSize);
+      floor[key] = pair.floor;
+      engine[key] = pair.engine;
+      ratio[key] = pair.ratio;
+      cpuRatio[key] = pair.cpuRatio;
+      describe(`floor (no engine), ${poolSize} chain${poolSize === 1 ? '' : 's'} in parallel`, pair.floor);
+      describe(`engine, Python S→P→O pool ${poolSize}, windows interleaved with the floor's`, pair.engine);
+      console.log(`      engine / floor: ${fmtSpread(pair.ratio, '×')}; floor CPU / engine CPU per round trip ${fmt(pair.cpuRatio.median)}`);
+    }
+    return { floor, engine, ratio, cpuRatio };
+  },
+);
