@@ -1,12 +1,14 @@
 /**
  * The portal's DTL routes: transforms (list, get with history, put, delete, compile, run), schemas
- * (list, get, tree, import, delete) and lookup tables (list, get, put, delete). They call the engine's
+ * (list, get, tree, import, delete) and lookup tables (list, get, put, delete, and import / export in
+ * the IRIS lookup-table XML format; `GET /lookups/export` hides a table named `export`). They call the engine's
  * DTL service; without one they answer 501 (ERR_NOT_AVAILABLE).
  */
 import type { FastifyInstance } from 'fastify';
 import { ConveyorError } from '../core/errors.ts';
+import { parseLookupTableXml, serializeLookupTableXml } from '../dtl/index.ts';
 import type { DtlService, PortalEngine } from './portal-engine.ts';
-import { bodyObject, describe, optionalString, queryInteger, requestNamespace, requiredString, type JsonObject } from './request-input.ts';
+import { bodyObject, describe, optionalString, queryInteger, queryString, requestNamespace, requiredString, type JsonObject } from './request-input.ts';
 import { addRoute, type RouteCatalog, type RouteDescription } from './route-catalog.ts';
 import * as s from './schemas.ts';
 
@@ -108,6 +110,18 @@ export function registerPortalDtlRoutes(scope: FastifyInstance, engine: PortalEn
     const entries = lookupEntries(bodyObject(request));
     await dtl.putLookup(ns, table, entries);
     return { table, entries: Object.keys(entries).length };
+  });
+  route({ method: 'POST', url: '/lookups/import', role: 'operator', summary: 'Import lookup tables from the IRIS lookup-table XML export (each table named in it is replaced)', body: { schema: s.object({ xml: s.str, namespace: s.str }, ['xml']), required: true }, reply: 'Imported' }, async (dtl, ns, request) => {
+    const tables = parseLookupTableXml(requiredString(bodyObject(request), 'xml', 'the <lookupTable> XML'), 'lookup table import');
+    for (const [table, entries] of Object.entries(tables)) await dtl.putLookup(ns, table, entries);
+    return { tables: Object.keys(tables), entries: Object.values(tables).reduce((sum, entries) => sum + Object.keys(entries).length, 0) };
+  });
+  route({ method: 'GET', url: '/lookups/export', role: 'viewer', summary: 'The lookup tables (all, or those of `table`, comma-separated) in the IRIS lookup-table XML format', parameters: [s.queryParameter('table', 'Table names, comma-separated (default: every table)')], reply: 'XML' }, async (dtl, ns, request) => {
+    const wanted = queryString(request, 'table');
+    const names = wanted ? wanted.split(',').map((name) => name.trim()).filter(Boolean) : await dtl.lookupTables(ns);
+    const tables: Record<string, Record<string, string>> = {};
+    for (const name of names) tables[name] = await dtl.getLookup(ns, name);
+    return { xml: serializeLookupTableXml(tables) };
   });
   route({ method: 'DELETE', url: '/lookups/:name', role: 'operator', summary: 'Delete a lookup table', parameters: [nameParam('Table name')], reply: 'Deleted' }, async (dtl, ns, request) => {
     const table = pathName(request.params, 'name');
