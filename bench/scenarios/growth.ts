@@ -3,7 +3,7 @@
  * messages versus an empty store, runs interleaved so drifting machine load hits both alike;
  * (b) throughput with 1 KB, 100 KB and 1 MB bodies; (c) resident memory over a long run at full
  * load (Node and the Python workers), sampled every second: is it flat after the warm-up?
- * Run: node --import tsx bench/scenarios/growth.ts [--quick] [--long=SECONDS]
+ * Run: node --import tsx bench/scenarios/growth.ts [--quick] [--long=SECONDS] [--parts=stored,bodies,memory]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,8 +21,10 @@ const storedMessages = quick ? 100_000 : 1_000_000;
 const poolSize = 2;
 const payloadBytes = 64;
 const bodySizes = [1024, 100 * 1024, 1024 * 1024];
-const longRunS = Number(process.argv.find((arg) => arg.startsWith('--long='))?.slice(7) ?? (quick ? 10 : 90));
+const longRunS = Number(process.argv.find((arg) => arg.startsWith('--long='))?.slice(7) ?? (quick ? 10 : 60));
 const longWarmupS = Math.min(10, Math.ceil(longRunS / 6));
+/** `--parts=memory` runs only the long run (e.g. with --long=600 for the 10-minute figure). */
+const parts = process.argv.find((arg) => arg.startsWith('--parts='))?.slice(8).split(',') ?? ['stored', 'bodies', 'memory'];
 
 /** Fills a store with completed request/response pairs in big transactions (not through the engine). */
 async function fill(path: string, count: number): Promise<{ seconds: number; perSecond: number }> {
@@ -122,12 +124,12 @@ async function longRun() {
   }
 }
 
-await runScenario('growth', { ...plan, storedMessages, poolSize, payloadBytes, bodySizes, longRunS, longWarmupS, components: 'python' }, async () => {
+await runScenario(parts.length === 3 ? 'growth' : `growth-${parts.join('-')}`, { ...plan, storedMessages, poolSize, payloadBytes, bodySizes, longRunS, longWarmupS, components: 'python', parts }, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'conveyor-bench-growth-'));
   try {
-    const stored = await storedVersusEmpty(dir);
-    const bodyFigures = await bodies();
-    const memory = await longRun();
+    const stored = parts.includes('stored') ? await storedVersusEmpty(dir) : null;
+    const bodyFigures = parts.includes('bodies') ? await bodies() : null;
+    const memory = parts.includes('memory') ? await longRun() : null;
     return { stored, bodies: bodyFigures, memory };
   } finally {
     await rm(dir, { recursive: true, force: true });
