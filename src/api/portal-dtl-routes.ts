@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ConveyorError } from '../core/errors.ts';
-import { parseLookupTableXml, serializeLookupTableXml } from '../dtl/index.ts';
+import { parseLookupTableXml, parseTestEnvelope, serializeLookupTableXml } from '../dtl/index.ts';
 import type { DtlService, PortalEngine } from './portal-engine.ts';
 import { bodyObject, describe, optionalString, queryInteger, queryString, requestNamespace, requiredString, type JsonObject } from './request-input.ts';
 import { addRoute, type RouteCatalog, type RouteDescription } from './route-catalog.ts';
@@ -66,15 +66,17 @@ export function registerPortalDtlRoutes(scope: FastifyInstance, engine: PortalEn
     return { ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   });
   route(
-    { method: 'POST', url: '/transforms/run', role: 'viewer', summary: 'Run a stored transform (`name`) or a document (`source`) on a source message (`json`)', body: { schema: s.object({ name: s.str, source: s.str, classname: s.str, json: {}, namespace: s.str }, ['json']), required: true }, reply: 'Result' },
+    { method: 'POST', url: '/transforms/run', role: 'viewer', summary: 'Run a stored transform (`name`) or a document (`source`) on a source message: `json`, or the spec\'s test `envelope` `<test><Message><json><![CDATA[…]]></json></Message></test>`', body: { schema: s.object({ name: s.str, source: s.str, classname: s.str, json: {}, envelope: s.str, namespace: s.str }, []), required: true }, reply: 'Result' },
     async (dtl, ns, request) => {
       const body = bodyObject(request);
       const name = optionalString(body, 'name');
       const source = optionalString(body, 'source');
       if (!name && !source) throw new ConveyorError('ERR_INVALID_INPUT', 'Give name (a stored transform) or source (a <transform> document) to run');
-      if (!('json' in body)) throw new ConveyorError('ERR_INVALID_INPUT', 'json is required: the source message as a JSON value');
+      const envelope = optionalString(body, 'envelope');
+      if (!('json' in body) && envelope === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'json (the source message as a JSON value) or envelope (the test envelope XML) is required');
+      const json = envelope === undefined ? body.json : parseTestEnvelope(envelope, 'test envelope');
       const classname = optionalString(body, 'classname');
-      return dtl.runTransform(ns, source ? { source } : { name: name as string }, { json: body.json, ...(classname ? { classname } : {}) });
+      return dtl.runTransform(ns, source ? { source } : { name: name as string }, { json, ...(classname ? { classname } : {}) });
     },
   );
 

@@ -1,4 +1,4 @@
-/** Lookup tables in and out of a real server in the IRIS lookup-table XML export format. */
+/** DTL routes of a real server: lookup tables as IRIS XML, and test runs from the spec's envelope. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -38,5 +38,19 @@ describe('lookup tables as IRIS XML', () => {
     expect(reply.status).toBe(400);
     expect((reply.json as { error: string }).error).toMatch(/lookup table import:3:\d+/);
     expect((await server.local('GET', '/api/iop/lookups/T')).status).toBe(404);
+  });
+
+  it("runs a transform on the spec's test envelope, and refuses a broken one with its position", async () => {
+    const source = `<transform sourceClass='IOP.Message' targetClass='IOP.Message' sourceDocType='demo.In' targetDocType='demo.Out' create='new' language='objectscript'>
+<assign value='source.{names(2)}' property='target.{second}' action='set'/>
+<assign value='source.{post.Title}' property='target.{title}' action='set'/>
+</transform>`;
+    const envelope = '<test><Message><json><![CDATA[{"names": ["a", "b"], "post": {"Title": "Hello"}}]]></json></Message></test>';
+    const run = await server.local('POST', '/api/iop/transforms/run', { source, envelope });
+    expect(run.status, run.text).toBe(200);
+    expect(run.json).toMatchObject({ status: 'ok', target: { second: 'b', title: 'Hello' }, targetClass: 'demo.Out' });
+    const broken = await server.local('POST', '/api/iop/transforms/run', { source, envelope: '<test><Message><json>{' });
+    expect(broken.status).toBe(400);
+    expect((broken.json as { error: string }).error).toMatch(/test envelope/);
   });
 });
