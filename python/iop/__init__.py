@@ -9,13 +9,14 @@ from ._components import (
     InboundAdapter,
     OutboundAdapter,
 )
+from ._business_host import apply_transform as transform
 from ._director import Director
 from . import _message
 from ._message import Message, PickleMessage
 
 __all__ = [
     'BusinessOperation', 'BusinessProcess', 'BusinessService', 'DuplexOperation', 'DuplexProcess', 'DuplexService',
-    'InboundAdapter', 'OutboundAdapter', 'Director', 'Message', 'PickleMessage', 'PydanticMessage', 'PydanticPickleMessage',
+    'InboundAdapter', 'OutboundAdapter', 'Director', 'Message', 'transform', 'PickleMessage', 'PydanticMessage', 'PydanticPickleMessage',
 ]
 
 

@@ -21,6 +21,11 @@ def request_body(request):
     return serialize(request) or _EMPTY_REQUEST
 
 
+def apply_transform(name, message):
+    """Runs the stored DTL transform `name` of the namespace on `message` (in the engine)."""
+    return deserialize(_runtime.op('transform', transform=name, body=request_body(message)))
+
+
 def timeout_ms(timeout):
     if timeout is None or timeout == -1:
         return -1
@@ -33,6 +38,10 @@ class _BusinessHost(_Common):
     def send_request_sync(self, target, request, timeout=-1, description=None):
         reply = _runtime.op('send_sync', target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
         return deserialize(reply)
+
+    def transform(self, name, message):
+        """Applies the stored DTL transform `name` to `message`; returns an instance of its target class."""
+        return apply_transform(name, message)
 
     def send_request_async(self, target, request, description=None):
         _runtime.op('send_async', target=target, body=request_body(request), description=description, completionKey=None, responseRequired=False)

@@ -44,6 +44,14 @@ class NativeObject(metaclass=_NativeMeta):
             raise TypeError(f'{type(self).__name__}._New() takes no initial value')
 
     @classmethod
+    def Transform(cls, source):
+        """IRIS DTL classes: `iris.cls('Pkg.MyTransform').Transform(msg)` runs the stored transform of
+        that name on `msg` in the engine and returns the target (not IRIS's status + output argument)."""
+        from iop._business_host import apply_transform  # the SDK imports this shim: import it late
+
+        return apply_transform(cls.__name__, source)
+
+    @classmethod
     def _ClassName(cls, full=1):
         return cls.__name__
 

@@ -28,7 +28,7 @@ export interface HelloFrame {
 
 export type ResultFrame = { t: 'result'; id: number; ok: true; value: unknown } | { t: 'result'; id: number; ok: false; error: PythonErrorPayload };
 
-export type OpName = 'send_sync' | 'send_async' | 'send_multi' | 'set_timer' | 'reply' | 'new_call' | 'end_call';
+export type OpName = 'send_sync' | 'send_async' | 'send_multi' | 'set_timer' | 'reply' | 'transform' | 'new_call' | 'end_call';
 
 /** A request from user code to the engine, made while handling the call `call` (null: none). */
 export interface OpFrame {
@@ -43,6 +43,8 @@ export interface OpFrame {
   description?: string | null;
   completionKey?: string | null;
   responseRequired?: boolean;
+  /** `transform`: the stored DTL transform to apply to `body`. */
+  transform?: string;
 }
 
 export interface LogFrame {

@@ -153,6 +153,10 @@ export class PythonComponent implements ComponentInstance {
       if (frame.call !== null) this.calls.delete(frame.call);
       return null;
     }
+    if (frame.op === 'transform') {
+      if (!context.transform) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host runs no DTL transforms');
+      return context.transform(required(frame.transform, 'transform'), required(frame.body, 'body'));
+    }
     const call = this.callFor(frame, context);
     const description = frame.description ?? undefined;
     switch (frame.op) {

@@ -2,6 +2,8 @@
  * End to end: a Python service sends a message of class A (messages.Order); the built-in transform
  * process maps it with a transform loaded from a `.cls` class file through the class-document API
  * (what `cli -i` uses) to class B (messages.Shipment); a Python operation receives a real B.
+ * Python code can also run a stored transform itself (the SDK's `self.transform` and IoP's
+ * `iris.cls(name).Transform`).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,5 +42,12 @@ describe('a DTL transform inside a Python production', () => {
     expect(started.status, started.text).toBe(200);
     await eventually(() => existsSync(out), 'the operation to write what it received', 30_000);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ class: 'messages.Shipment', recipient: 'ADA', count: 3, first_item: 'gear' });
+
+    // Python code runs the same stored transform itself: self.transform(...) and iris.cls(...).Transform(...).
+    const converted = await server.local('POST', '/api/iop/test', { target: 'Converter', classname: 'messages.Order', body: { customer: 'Bob', items: ['axle', 'nut'] } });
+    expect(converted.status, converted.text).toBe(200);
+    const reply = converted.json as { classname: string; body: string };
+    expect(reply.classname).toBe('messages.Shipment');
+    expect(JSON.parse(reply.body)).toEqual({ recipient: 'BOB', count: 2, first_item: 'axle' });
   });
 });
