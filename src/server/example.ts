@@ -1,20 +1,27 @@
 /**
- * The example production a fresh home gets with `--example` (what `npm start` runs): files dropped
- * into `<home>/example/in` are routed to `<home>/example/out`, and every message is recorded in
- * `<home>/example/record.jsonl`. It uses built-in components only, so it runs with nothing else
- * installed; the Python example in examples/ shows the same with Python components.
+ * The example production a fresh home gets with `--example` (what `npm start` runs): the Python
+ * example of `examples/file-routing` (files dropped into `<home>/python-example/in` are routed by
+ * their content to `out/urgent` or `out/normal`), migrated and started. When Python cannot run it
+ * (no interpreter, say), a built-in twin is installed instead, so a first start always shows a
+ * production at work.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorText } from '../core/errors.ts';
 import { newItem, newProduction, type ProductionDefinition } from '../core/production.ts';
+import type { Engine } from '../engine/engine.ts';
 import type { Store } from '../store/store.ts';
 
-export const exampleProductionName = 'Conveyor.Example.FileRouting';
+export const pythonExampleSettings = fileURLToPath(new URL('../../examples/file-routing/settings.py', import.meta.url));
+export const pythonExampleName = 'Example.FileRouting';
+export const builtinExampleName = 'Conveyor.Example.FileRouting';
 
-export function exampleProduction(home: string): ProductionDefinition {
+/** The built-in twin: files of example/in go to example/out and are recorded in example/record.jsonl. */
+export function builtinExampleProduction(home: string): ProductionDefinition {
   const folder = join(home, 'example');
   return newProduction(
-    exampleProductionName,
+    builtinExampleName,
     [
       newItem('FileIn', 'Conveyor.Service.FileInbound', {
         comment: 'Picks up the files of example/in',
@@ -41,12 +48,30 @@ export function exampleProduction(home: string): ProductionDefinition {
   );
 }
 
-/** Installs the example in USER when the namespace has no production yet. Returns whether it did. */
-export async function installExample(store: Store, home: string): Promise<boolean> {
-  if ((await store.productions.list('USER')).length > 0) return false;
-  await mkdir(join(home, 'example', 'in'), { recursive: true });
-  await store.productions.put('USER', exampleProduction(home));
-  await store.productions.setAutoStart('USER', exampleProductionName, true);
-  await store.productions.setDefault('USER', exampleProductionName);
-  return true;
+export interface InstalledExample {
+  production: string;
+  /** Where to drop files. */
+  inbox: string;
+}
+
+/**
+ * On a home whose USER namespace has no production yet: installs the example, makes it the default
+ * with AutoStart, and starts it. Returns what was installed, or null when the home was not fresh.
+ */
+export async function installExample(engine: Engine, store: Store, home: string, say: (line: string) => void): Promise<InstalledExample | null> {
+  if ((await store.productions.list('USER')).length > 0) return null;
+  let installed: InstalledExample;
+  try {
+    await engine.migrate('USER', pythonExampleSettings);
+    installed = { production: pythonExampleName, inbox: join(process.env['CONVEYOR_EXAMPLE_DATA'] || join(home, 'python-example'), 'in') };
+  } catch (error) {
+    say(`The Python example could not be installed (${errorText(error)}); installing the built-in example instead`);
+    await store.productions.put('USER', builtinExampleProduction(home));
+    installed = { production: builtinExampleName, inbox: join(home, 'example', 'in') };
+  }
+  await mkdir(installed.inbox, { recursive: true });
+  await store.productions.setAutoStart('USER', installed.production, true);
+  await store.productions.setDefault('USER', installed.production);
+  await engine.start('USER', installed.production);
+  return installed;
 }

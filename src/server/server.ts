@@ -33,6 +33,8 @@ export async function packageVersion(): Promise<string> {
 
 export async function startServer(config: ServerConfig, say: (line: string) => void = () => undefined): Promise<RunningServer> {
   await mkdir(config.home, { recursive: true });
+  // Python code run by this server (workers, migrations) sees the home it serves.
+  process.env['CONVEYOR_HOME'] = config.home;
   const unlock = lockHome(config.home);
   const cleanups: Array<() => Promise<void> | void> = [unlock];
   const close = async () => {
@@ -42,11 +44,10 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     const store = await openStore(config.store ? { url: config.store } : { sqlitePath: join(config.home, 'conveyor.db'), durability: config.durability });
     cleanups.push(() => store.close());
     for (const namespace of config.namespaces) await store.namespaces.create(namespace);
-    if (config.example && (await installExample(store, config.home))) {
-      say(`Installed the example production: drop files into ${join(config.home, 'example', 'in')}`);
-    }
     const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, leaseMs: config.leaseMs });
     cleanups.push(() => engine.close());
+    const example = config.example ? await installExample(engine, store, config.home, say) : null;
+    if (example) say(`Installed and started the example production ${example.production}: drop text files into ${example.inbox}`);
     const users = await UserDirectory.open(join(config.home, 'users.json'));
     const firstAdmin = await ensureFirstAdmin(users);
     if (firstAdmin?.generatedPassword) {
