@@ -210,7 +210,7 @@ describe('portal routes', () => {
     const compiled = (await app.inject({ method: 'POST', url: '/api/iop/transforms/compile', headers: auth('viewer'), payload: { source: '<x/>' } })).json();
     expect(compiled).toEqual({ ok: false, diagnostics: [{ line: 1, column: 1, severity: 'error', message: 'no <transform> root' }] });
     const run = await app.inject({ method: 'POST', url: '/api/iop/transforms/run', headers: auth('viewer'), payload: { name: 'T' } });
-    expect(run.json().error).toMatch(/json is required/);
+    expect(run.json().error).toMatch(/json \(the source message as a JSON value\) or envelope \(the test envelope XML\) is required/);
     const schema = await app.inject({ method: 'POST', url: '/api/iop/schemas/import', headers: auth('admin'), payload: { package: 'p', name: 'n' } });
     expect(schema.json().error).toMatch(/Give schema .* or path/);
   });

@@ -140,7 +140,7 @@ export function registerPortalRoutes(scope: FastifyInstance, engine: PortalEngin
       role: 'viewer',
       summary: 'Search the event log (newest first); page with `before`',
       parameters: [s.namespaceQuery, ...['type', 'item', 'text', 'session', 'before', 'limit'].map((name) => s.queryParameter(name, `Filter: ${name}`))],
-      responses: s.ok('Log entries', any),
+      responses: s.ok('Log entries, newest first', s.arrayOf(s.logEntrySchema)),
     },
     async (request) => {
       const namespace = await requestNamespace(request, engine);

@@ -290,6 +290,63 @@ describe('users', () => {
   });
 });
 
+describe('beyond-spec routes of the portal, DTL and cluster', () => {
+  it('answers the nodes, user, namespaces, classes, items and definition routes', async () => {
+    const nodes = (await api('GET', '/api/iop/nodes', undefined, 'viewer')).json as { nodes: Array<{ self: boolean; pid: number }> };
+    expect(nodes.nodes).toEqual([expect.objectContaining({ self: true, pid: server.child.pid })]);
+    expect((await api('GET', '/api/iop/whoami', undefined, 'viewer')).json).toMatchObject({ user: 'viewer', role: 'viewer' });
+    expect((await api('GET', '/api/iop/namespaces', undefined, 'viewer')).json).toEqual({ namespaces: ['USER'] });
+    const classes = JSON.stringify((await api('GET', '/api/iop/classes', undefined, 'viewer')).json);
+    expect(classes).toContain('Python.EchoOperation');
+    const definition = (await api('GET', '/api/iop/definition?production=Api.Test.Production', undefined, 'viewer')).json as { name: string; items: unknown[] };
+    expect(definition.name).toBe('Api.Test.Production');
+    expect((await api('PUT', '/api/iop/definition', { definition }, 'admin')).json).toEqual({ production: 'Api.Test.Production', items: definition.items.length });
+    expect(JSON.stringify((await api('GET', '/api/iop/items?production=Api.Test.Production', undefined, 'viewer')).json)).toContain('Echo');
+  });
+
+  it('finds the messages of a test run, its session trace and log, and resends a request', async () => {
+    expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).status).toBe(200);
+    const run = (await api('POST', '/api/iop/test-run', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { text: 'traced' } }, 'operator')).json as { session_id: number; body: string };
+    expect(JSON.parse(run.body)).toMatchObject({ text: 'echo:traced' });
+    const found = (await api('GET', '/api/iop/messages?target=Echo&limit=5', undefined, 'viewer')).json as { messages: Array<{ id: number; sessionId: number }> };
+    const request = found.messages.find((m) => m.sessionId === run.session_id);
+    expect(request).toBeDefined();
+    const message = (await api('GET', `/api/iop/messages/${request!.id}`, undefined, 'viewer', '/api/iop/messages/{id}')).json as { body: { data: string } };
+    expect(message.body.data).toContain('traced');
+    const trace = (await api('GET', `/api/iop/sessions/${run.session_id}`, undefined, 'viewer', '/api/iop/sessions/{id}')).json as { messages: unknown[] };
+    expect(trace.messages).toHaveLength(2);
+    const resent = (await api('POST', `/api/iop/messages/${request!.id}/resend`, {}, 'operator', '/api/iop/messages/{id}/resend')).json as { id: number; target: string };
+    expect(resent).toMatchObject({ target: 'Echo' });
+    expect(resent.id).toBeGreaterThan(request!.id);
+    const search = (await api('GET', '/api/iop/log/search?type=Info&limit=5', undefined, 'viewer')).json as unknown[];
+    expect(JSON.stringify(search)).toContain('Info');
+    expect((await api('POST', '/api/iop/stop', {}, 'operator')).status).toBe(200);
+  });
+
+  it('stores, compiles, runs and deletes transforms, schemas and lookup tables', async () => {
+    const source = `<transform sourceClass='IOP.Message' targetClass='IOP.Message' sourceDocType='e2e.In' targetDocType='e2e.Out' create='new' language='objectscript'>
+<assign value='..Lookup("Codes",source.{code},"?")' property='target.{label}' action='set'/>
+</transform>`;
+    expect((await api('POST', '/api/iop/schemas/import', { package: 'e2e', name: 'e2e.Out', schema: { type: 'object', properties: { label: { type: 'string' } } } }, 'admin')).status).toBe(200);
+    expect(JSON.stringify((await api('GET', '/api/iop/schemas', undefined, 'viewer')).json)).toContain('e2e.Out');
+    expect((await api('GET', '/api/iop/schemas/e2e.Out', undefined, 'viewer', '/api/iop/schemas/{name}')).json).toMatchObject({ name: 'e2e.Out', category: 'e2e' });
+    expect(JSON.stringify((await api('GET', '/api/iop/schemas/e2e.Out/tree', undefined, 'viewer', '/api/iop/schemas/{name}/tree')).json)).toContain('label');
+    expect((await api('PUT', '/api/iop/lookups/Codes', { entries: { a: 'Alpha' } }, 'operator', '/api/iop/lookups/{name}')).status).toBe(200);
+    expect((await api('GET', '/api/iop/lookups', undefined, 'viewer')).json).toEqual({ tables: ['Codes'] });
+    expect((await api('GET', '/api/iop/lookups/Codes', undefined, 'viewer', '/api/iop/lookups/{name}')).json).toEqual({ table: 'Codes', entries: { a: 'Alpha' } });
+    const exported = (await api('GET', '/api/iop/lookups/export', undefined, 'viewer')).json as { xml: string };
+    expect((await api('POST', '/api/iop/lookups/import', { xml: exported.xml.replace('Alpha', 'Alef') }, 'operator')).json).toEqual({ tables: ['Codes'], entries: 1 });
+    expect((await api('POST', '/api/iop/transforms/compile', { source }, 'viewer')).json).toMatchObject({ ok: true });
+    expect((await api('PUT', '/api/iop/transforms/E2E.Label', { source }, 'operator', '/api/iop/transforms/{name}')).json).toMatchObject({ name: 'E2E.Label', version: 1 });
+    expect(JSON.stringify((await api('GET', '/api/iop/transforms', undefined, 'viewer')).json)).toContain('E2E.Label');
+    expect((await api('GET', '/api/iop/transforms/E2E.Label', undefined, 'viewer', '/api/iop/transforms/{name}')).json).toMatchObject({ name: 'E2E.Label', version: 1 });
+    expect((await api('POST', '/api/iop/transforms/run', { name: 'E2E.Label', json: { code: 'a' } }, 'viewer')).json).toMatchObject({ status: 'ok', target: { label: 'Alef' } });
+    expect((await api('DELETE', '/api/iop/transforms/E2E.Label', undefined, 'operator', '/api/iop/transforms/{name}')).json).toEqual({ deleted: 'E2E.Label' });
+    expect((await api('DELETE', '/api/iop/lookups/Codes', undefined, 'operator', '/api/iop/lookups/{name}')).json).toEqual({ deleted: 'Codes' });
+    expect((await api('DELETE', '/api/iop/schemas/e2e.Out', undefined, 'operator', '/api/iop/schemas/{name}')).json).toEqual({ deleted: 'e2e.Out' });
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('was checked against a real reply of every route', () => {
     expect(openapi.unchecked()).toEqual([]);
