@@ -10,13 +10,14 @@ from ._components import (
     OutboundAdapter,
 )
 from ._business_host import apply_transform as transform
+from ._business_host import import_schema
 from ._director import Director
 from . import _message
 from ._message import Message, PickleMessage
 
 __all__ = [
     'BusinessOperation', 'BusinessProcess', 'BusinessService', 'DuplexOperation', 'DuplexProcess', 'DuplexService',
-    'InboundAdapter', 'OutboundAdapter', 'Director', 'Message', 'transform', 'PickleMessage', 'PydanticMessage', 'PydanticPickleMessage',
+    'InboundAdapter', 'OutboundAdapter', 'Director', 'Message', 'transform', 'import_schema', 'PickleMessage', 'PydanticMessage', 'PydanticPickleMessage',
 ]
 
 

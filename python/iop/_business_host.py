@@ -26,6 +26,11 @@ def apply_transform(name, message):
     return deserialize(_runtime.op('transform', transform=name, body=request_body(message)))
 
 
+def import_schema(path, package, name):
+    """The spec's DTL schema import: a JSON schema file on the server, stored as `name` under `package`."""
+    _runtime.op('import_schema', path=str(path), package=package, schema=name)
+
+
 def timeout_ms(timeout):
     if timeout is None or timeout == -1:
         return -1

@@ -99,6 +99,17 @@ _define('Ens.StringResponse', _response, {'StringValue': ''}, 'StringValue')
 _define('Ens.StringContainer', _message_body, {'StringValue': ''}, 'StringValue')
 
 
+def _import_schema(cls, path, package, name):
+    """IoP's `IOP.Message.JSONSchema.Import(path, package, name)`: stores a JSON schema for DTL."""
+    from iop._business_host import import_schema  # the SDK imports this shim: import it late
+
+    import_schema(path, package, name)
+    return 1
+
+
+_define('IOP.Message.JSONSchema', NativeObject).Import = classmethod(_import_schema)
+
+
 def cls(name):
     """The native class named `name`; unknown names give an open class that takes any property."""
     found = _registry.get(name)

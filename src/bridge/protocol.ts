@@ -28,7 +28,7 @@ export interface HelloFrame {
 
 export type ResultFrame = { t: 'result'; id: number; ok: true; value: unknown } | { t: 'result'; id: number; ok: false; error: PythonErrorPayload };
 
-export type OpName = 'send_sync' | 'send_async' | 'send_multi' | 'set_timer' | 'reply' | 'transform' | 'new_call' | 'end_call';
+export type OpName = 'send_sync' | 'send_async' | 'send_multi' | 'set_timer' | 'reply' | 'transform' | 'import_schema' | 'new_call' | 'end_call';
 
 /** A request from user code to the engine, made while handling the call `call` (null: none). */
 export interface OpFrame {
@@ -45,6 +45,10 @@ export interface OpFrame {
   responseRequired?: boolean;
   /** `transform`: the stored DTL transform to apply to `body`. */
   transform?: string;
+  /** `import_schema`: the JSON schema file on the server, its package and its name. */
+  path?: string;
+  package?: string;
+  schema?: string;
 }
 
 export interface LogFrame {

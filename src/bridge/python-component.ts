@@ -153,6 +153,11 @@ export class PythonComponent implements ComponentInstance {
       if (frame.call !== null) this.calls.delete(frame.call);
       return null;
     }
+    if (frame.op === 'import_schema') {
+      if (!context.importSchema) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host imports no schemas');
+      await context.importSchema(required(frame.path, 'path'), required(frame.package, 'package'), required(frame.schema, 'schema'));
+      return null;
+    }
     if (frame.op === 'transform') {
       if (!context.transform) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host runs no DTL transforms');
       return context.transform(required(frame.transform, 'transform'), required(frame.body, 'body'));

@@ -66,6 +66,8 @@ export interface ComponentContext {
   log(type: LogType, text: string, source?: { sourceClass?: string; sourceMethod?: string }, call?: CallContext | null): void;
   /** Applies a stored DTL transform of the namespace to a body (the transform process, the SDK). */
   transform?(name: string, body: MessageBody): Promise<MessageBody>;
+  /** The spec's schema import: a JSON schema file on the server, a package, a schema name. */
+  importSchema?(path: string, packageName: string, name: string): Promise<void>;
   /**
    * A call context outside of any message: services use it for `on_process_input` results they
    * send on their own (a non-polling service driven from user code).

@@ -339,6 +339,7 @@ export class ItemHost {
       },
       newCall: () => new MessageCall(router, name, null),
       transform: (transform, body) => router.transform(transform, body),
+      importSchema: (path, packageName, schemaName) => router.importSchema(path, packageName, schemaName),
     };
   }
 }

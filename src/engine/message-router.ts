@@ -33,6 +33,8 @@ export interface MessageRouter {
   send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
   /** Applies a stored DTL transform of the namespace. */
   transform(name: string, body: MessageBody): Promise<MessageBody>;
+  /** Imports a JSON schema file into the namespace (the spec's DTL import operation). */
+  importSchema(path: string, packageName: string, name: string): Promise<void>;
   /** The queue of an item (in memory on one node, claimed from the store in a cluster). */
   createQueue(item: string, batch: number): ItemQueue;
   /** Whether this node may run the poll of a service now. */

@@ -32,7 +32,10 @@ export interface RunningProductionOptions {
   drainTimeoutMs: number;
   graceMs: number;
   counts: OutcomeCounts;
-  transforms: { transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody> };
+  transforms: {
+    transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody>;
+    importSchema(namespace: string, request: { path: string; package: string; name: string }): Promise<void>;
+  };
   /** Null on a single node (SQLite): queues then live in memory. */
   cluster: ClusterLink | null;
   onError: (error: unknown) => void;
@@ -164,6 +167,10 @@ export class RunningProduction implements MessageRouter {
 
   transform(name: string, body: MessageBody): Promise<MessageBody> {
     return this.options.transforms.transformMessage(this.namespace, name, body);
+  }
+
+  importSchema(path: string, packageName: string, name: string): Promise<void> {
+    return this.options.transforms.importSchema(this.namespace, { path, package: packageName, name });
   }
 
   countOutcome(item: string, ok: boolean): void {

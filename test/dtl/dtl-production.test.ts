@@ -3,9 +3,9 @@
  * process maps it with a transform loaded from a `.cls` class file through the class-document API
  * (what `cli -i` uses) to class B (messages.Shipment); a Python operation receives a real B.
  * Python code can also run a stored transform itself (the SDK's `self.transform` and IoP's
- * `iris.cls(name).Transform`).
+ * `iris.cls(name).Transform`) and import a JSON schema (`IOP.Message.JSONSchema.Import`).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,14 @@ describe('a DTL transform inside a Python production', () => {
     const reply = converted.json as { classname: string; body: string };
     expect(reply.classname).toBe('messages.Shipment');
     expect(JSON.parse(reply.body)).toEqual({ recipient: 'BOB', count: 2, first_item: 'axle' });
+
+    // A running component imports a JSON schema file (IoP's IOP.Message.JSONSchema.Import).
+    const schemaFile = join(dir.path, 'thing.json');
+    writeFileSync(schemaFile, JSON.stringify({ title: 'Thing', type: 'object', properties: { size: { type: 'number' } } }));
+    const imported = await server.local('POST', '/api/iop/test', { target: 'SchemaImporter', classname: 'Ens.StringRequest', body: schemaFile });
+    expect(imported.status, imported.text).toBe(200);
+    const tree = await server.local('GET', '/api/iop/schemas/imported.Thing/tree');
+    expect(tree.status, tree.text).toBe(200);
+    expect(JSON.stringify(tree.json)).toContain('size');
   });
 });
