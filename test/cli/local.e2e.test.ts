@@ -64,11 +64,8 @@ describe('cli in local mode', () => {
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('Loaded 1 class file into namespace USER');
   });
 
-  it('-m migrates the settings file in place (no upload); -d then sets its production as default', async (context) => {
+  it('-m migrates the settings file in place (no upload); -d then sets its production as default', async () => {
     const result = await cli(['-m', join(packageFolder, 'settings.py')]);
-    // Skipped, not failed, while the server's PUT /migrate does not take `local_path` (the beyond-spec
-    // in-place migrate over the socket proposed to the API part); the client side is complete.
-    if (result.stderr.includes('cannot migrate files in place')) context.skip('the server does not accept PUT /migrate {local_path} yet');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Migrated ${join(packageFolder, 'settings.py')}`);
     expect(JSON.parse((await cli(['-l'])).stdout)).toHaveProperty(['Echo.Production']);
