@@ -101,14 +101,21 @@ export function checkBars(): BarCheck[] {
     checks.push({ bar: 'RSS < 300 MB at full throughput', figure: `${fmt(node)} MB (engine process)`, met: node < 300, detail: `with its Python workers ${fmt(total)} MB` });
   } else checks.push(notMeasured('RSS < 300 MB at full throughput', 'production'));
 
-  if (growth) {
-    const memory = growth.figures.memory;
-    const slope = memory.slopeMbPerMinute.node;
+  // The longest memory run available: a separate `--parts=memory --long=600` run outlasts the suite's.
+  const memoryRuns = [growth, load('growth-memory')].filter((r) => r?.figures.memory).map((r) => r.figures.memory);
+  const memory = memoryRuns.sort((a, b) => b.seconds - a.seconds)[0];
+  if (memory) {
+    // Flat: the second half never climbs above the first half's peak by more than 5% (GC saw-teeth
+    // make a short run's slope noisy, so the slope is shown but the peaks decide).
+    const half = Math.floor(memory.samples.length / 2);
+    const peak = (samples: Json[]) => Math.max(...samples.map((s) => s.nodeMb));
+    const firstPeak = peak(memory.samples.slice(0, half));
+    const secondPeak = peak(memory.samples.slice(half));
     checks.push({
       bar: 'RSS flat over a long run',
-      figure: `${fmt(slope)} MB/min over ${memory.seconds} s`,
-      met: Math.abs(slope) < 1 && memory.lastMb.nodeMb <= memory.firstMb.nodeMb * 1.1,
-      detail: `node ${fmt(memory.firstMb.nodeMb)} → ${fmt(memory.lastMb.nodeMb)} MB, with workers ${fmt(memory.firstMb.totalMb)} → ${fmt(memory.lastMb.totalMb)} MB (flat: second-half slope within ±1 MB/min and no more than +10%)`,
+      figure: `peak ${fmt(firstPeak)} → ${fmt(secondPeak)} MB over ${memory.seconds} s`,
+      met: secondPeak <= firstPeak * 1.05,
+      detail: `engine process ${fmt(memory.firstMb.nodeMb)} → ${fmt(memory.lastMb.nodeMb)} MB, with workers ${fmt(memory.firstMb.totalMb)} → ${fmt(memory.lastMb.totalMb)} MB; second-half slope ${fmt(memory.slopeMbPerMinute.node)} MB/min; ${memory.storedMessages.toLocaleString('en')} messages stored by the end (flat: second-half peak within +5% of the first half's)`,
     });
   } else checks.push(notMeasured('RSS flat over a long run', 'growth'));
 
