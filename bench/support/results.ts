@@ -59,6 +59,6 @@ function numberFlag(name: string): number | undefined {
 /** Runs of a load scenario, each a timed window, after one warm-up window; `--runs=N --window=MS` override. */
 export const plan = {
   runs: numberFlag('runs') ?? (quick ? 2 : 5),
-  warmupMs: quick ? 500 : 1500,
-  windowMs: numberFlag('window') ?? (quick ? 1000 : 3000),
+  warmupMs: quick ? 500 : 1000,
+  windowMs: numberFlag('window') ?? (quick ? 1000 : 2000),
 };
