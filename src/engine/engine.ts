@@ -309,6 +309,7 @@ export class Engine implements EngineApi {
         responseRequired: false,
         description: `Resent from message ${id}`,
       });
+      await sent.accepted;
       return sent.message.id;
     });
   }

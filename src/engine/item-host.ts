@@ -245,7 +245,11 @@ export class ItemHost {
           messageId: message.id,
           sessionId: message.sessionId,
         });
-        if (!call.replied) await this.router.complete(message, { error: text });
+        if (!call.replied) {
+          await this.router.complete(message, { error: text }).catch((failure: unknown) =>
+            this.router.log.write('Error', `Item ${this.name} could not record the failure of message ${message.id}: ${errorText(failure)}`, { configName: this.name }),
+          );
+        }
         return;
       }
     }

@@ -66,6 +66,7 @@ export class MessageCall implements CallContext {
     const responseRequired = options.responseRequired ?? false;
     const sent = await this.router.send(this.origin(), target, body, { responseRequired, description: options.description ?? '' });
     this.adoptSession(sent.message.sessionId);
+    await sent.accepted;
     if (!responseRequired || sent.reply === null) return;
     this.pendingCount++;
     this.hadAsync = true;

@@ -21,6 +21,8 @@ export interface SendRequestOptions {
 
 export interface SentRequest {
   message: StoredMessage;
+  /** Resolves once the request is committed: from then on it is accepted and cannot be lost. */
+  accepted: Promise<void>;
   /** The reply, when responseRequired; rejects with the error when the target failed. */
   reply: Promise<Reply> | null;
 }

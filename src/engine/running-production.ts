@@ -149,7 +149,13 @@ export class RunningProduction implements MessageRouter {
       description: options.description,
       body,
     };
-    const [id] = (await this.store.messages.insert([request])) as [number];
+    // On a single node the request is handed to its target while its row is being committed (the
+    // group commit keeps the order, so everything the target writes about it commits with it or
+    // after it); callers that must know it is accepted wait for `accepted`. A crash before the
+    // commit loses a request nobody was told about: its parent, unfinished too, sends it again.
+    const eager = this.options.cluster ? undefined : this.store.messages.insertEager?.([request]);
+    const id = eager ? (eager.ids[0] as number) : ((await this.store.messages.insert([request]))[0] as number);
+    const accepted = eager ? eager.committed : Promise.resolve();
     const now = Date.now();
     // The queued message as the store now holds it, built here instead of read back.
     const message: StoredMessage = { ...request, id, sessionId: origin.sessionId ?? id, error: null, attempts: 0, createdAt: now, updatedAt: now, leaseOwner: null, leaseUntil: null };
@@ -159,10 +165,15 @@ export class RunningProduction implements MessageRouter {
       : null;
     // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
     reply?.catch(() => undefined);
-    if (this.dead) return { message, reply };
+    accepted.catch((error: unknown) => {
+      const waiter = this.waiters.get(message.id);
+      this.waiters.delete(message.id);
+      waiter?.reject(error instanceof Error ? error : new Error(String(error)));
+    });
+    if (this.dead) return { message, reply, accepted };
     host.queue.push(message);
     this.options.cluster?.announce({ type: 'wake', namespace: this.namespace, target });
-    return { message, reply };
+    return { message, reply, accepted };
   }
 
   transform(name: string, body: MessageBody): Promise<MessageBody> {

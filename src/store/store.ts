@@ -135,6 +135,13 @@ export interface QueueDepth {
 export interface MessageRepository {
   /** Group-committed. Resolves with the new ids, in order, once committed. */
   insert(messages: NewMessage[]): Promise<number[]>;
+  /**
+   * Optional, single-node stores only: the same as `insert`, but the ids are assigned at once and
+   * returned with the promise of the commit, so the caller can hand the message on while it is
+   * being written. The rows are readable, and acknowledged, only once `committed` resolves; writes
+   * submitted later (patches of these ids included) commit in the same batch or after it.
+   */
+  insertEager?(messages: NewMessage[]): { ids: number[]; committed: Promise<void> };
   /** Group-committed. Resolves once committed. */
   update(patches: MessagePatch[]): Promise<void>;
   get(namespace: string, id: number): Promise<StoredMessage | null>;

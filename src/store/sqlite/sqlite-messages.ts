@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { BodyEncoding, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../../core/message.ts';
 import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
-import type { SqliteWrite } from './sqlite-writes.ts';
+import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
 interface HeaderRow {
   id: number;
@@ -59,11 +59,13 @@ export class SqliteMessages implements MessageRepository {
   readonly #release: Database.Statement<[number, number, number]>;
   readonly #depths: Database.Statement<[number], QueueDepth>;
   readonly #count: Database.Statement<[number], { n: number }>;
+  #nextId: number;
 
   constructor(ctx: SqliteContext, submit: (op: SqliteWrite) => Promise<number[]>) {
     this.#ctx = ctx;
     this.#submit = submit;
     const db = ctx.db;
+    this.#nextId = firstFreeMessageId(db);
     this.#get = db.prepare(`SELECT ${messageColumns} ${withBody} WHERE m.ns_id = ? AND m.id = ?`);
     this.#session = db.prepare(`SELECT ${headerColumns} FROM messages m WHERE m.ns_id = ? AND m.session_id = ? ORDER BY m.id`);
     this.#unfinished = db.prepare(`
@@ -91,10 +93,20 @@ export class SqliteMessages implements MessageRepository {
   }
 
   async insert(messages: NewMessage[]): Promise<number[]> {
+    if (messages.length === 0) {
+      this.#ctx.assertOpen();
+      return [];
+    }
+    const { ids, committed } = this.insertEager(messages);
+    await committed;
+    return ids;
+  }
+
+  insertEager(messages: NewMessage[]): { ids: number[]; committed: Promise<void> } {
     this.#ctx.assertOpen();
-    if (messages.length === 0) return [];
     const namespaceIds = messages.map((message) => this.#ctx.requireNamespace(message.namespace));
-    return this.#submit({ kind: 'insert-messages', namespaceIds, messages });
+    const ids = messages.map(() => this.#nextId++);
+    return { ids, committed: this.#submit({ kind: 'insert-messages', namespaceIds, ids, messages }).then(() => undefined) };
   }
 
   async update(patches: MessagePatch[]): Promise<void> {

@@ -29,6 +29,31 @@ describe('sqlite store: files and settings', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('assigns ids at once with insertEager; the rows appear when committed, and later patches follow them', async () => {
+    const store = await openSqliteStore({ path: join(dir, 'eager.db') });
+    try {
+      const [before] = await store.messages.insert([newMessage()]);
+      const eager = store.messages.insertEager!([newMessage(), newMessage()]);
+      expect(eager.ids).toEqual([before! + 1, before! + 2]);
+      expect(await store.messages.get('USER', eager.ids[0]!)).toBeNull();
+      const patched = store.messages.update([{ id: eager.ids[1]!, status: 'completed' }]);
+      await eager.committed;
+      await patched;
+      expect((await store.messages.get('USER', eager.ids[0]!))?.sessionId).toBe(eager.ids[0]);
+      expect((await store.messages.get('USER', eager.ids[1]!))?.status).toBe('completed');
+    } finally {
+      await store.close();
+    }
+    // A new opening continues after the last id: none is reused.
+    const again = await openSqliteStore({ path: join(dir, 'eager.db') });
+    try {
+      const [next] = await again.messages.insert([newMessage()]);
+      expect(next).toBeGreaterThan(3);
+    } finally {
+      await again.close();
+    }
+  });
+
   it('creates missing folders and opens in WAL mode with the chosen synchronous level', async () => {
     for (const [durability, level] of [
       ['full', 2],

@@ -11,7 +11,7 @@ import type { MessagePatch, NewMessage } from '../store.ts';
 type Db = Database.Database;
 
 export type SqliteWrite =
-  | { kind: 'insert-messages'; namespaceIds: number[]; messages: NewMessage[] }
+  | { kind: 'insert-messages'; namespaceIds: number[]; ids: number[]; messages: NewMessage[] }
   | { kind: 'patch-messages'; patches: MessagePatch[] }
   | { kind: 'append-log'; namespaceId: number; entries: NewLogEntry[] };
 
@@ -34,12 +34,6 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
       status, priority, description, attempts, classname, created_at, updated_at)
     VALUES (@id, @nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
       @status, @priority, @description, 0, @classname, @now, @now)`);
-  // Ids are assigned here rather than by SQLite so that a session's first message can carry its own
-  // id as session id in the same INSERT. Safe: the batch holds the write lock (BEGIN IMMEDIATE), and
-  // an explicit id still advances the AUTOINCREMENT sequence, so ids are never reused.
-  const nextMessageId = db
-    .prepare<[], number>(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), COALESCE((SELECT MAX(id) FROM messages), 0)) + 1`)
-    .pluck();
   const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, ?)');
   // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
   const patch = db.prepare(`
@@ -57,8 +51,8 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
     VALUES (@nsId, @type, @configName, @job, @messageId, @sessionId, @sourceClass, @sourceMethod, @text, @now)`);
 
   function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number): number[] {
-    let id = nextMessageId.get()!;
     return op.messages.map((message, index) => {
+      const id = op.ids[index] as number;
       insertHeader.run({
         id,
         nsId: op.namespaceIds[index],
@@ -76,7 +70,7 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
         now,
       });
       insertBody.run(id, message.body.encoding, message.body.data);
-      return id++;
+      return id;
     });
   }
 
@@ -126,4 +120,18 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
 /** 1 when the patch carries the field (null included: null is a value to set), else 0. */
 function flag(value: unknown): number {
   return value === undefined ? 0 : 1;
+}
+
+/**
+ * The next message id of a database. Message ids are assigned by the store when a write is
+ * submitted, not by SQLite, so that a session's first message carries its own id as session id in
+ * one INSERT and a caller can know an id before its commit. Safe: one server writes a home's
+ * database (the home lock), and an explicit id still advances the AUTOINCREMENT sequence, so ids
+ * are never reused, even after a crash.
+ */
+export function firstFreeMessageId(db: Db): number {
+  return db
+    .prepare<[], number>(`SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0), COALESCE((SELECT MAX(id) FROM messages), 0)) + 1`)
+    .pluck()
+    .get()!;
 }
