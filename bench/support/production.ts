@@ -106,14 +106,12 @@ export async function openBenchProduction(options: OpenOptions): Promise<BenchPr
 }
 
 /**
- * The running production behind the façade. EngineApi has no way to push input into a service
- * or to send as a pseudo-service at full speed (test() restarts and serialises), so the benchmark
- * reaches the namespace's Director; this is the one place that knows how.
+ * The running production behind the façade: EngineApi has no way to push input into a service or
+ * to send as a pseudo-service at full speed (test() restarts and serialises).
  */
 function runningProduction(engine: Engine): RunningProduction {
-  const directors = (engine as unknown as { directors?: Map<string, { running: RunningProduction | null }> }).directors;
-  const running = directors?.get(namespace)?.running;
-  if (!running) throw new Error('the benchmark cannot reach the running production (Engine internals changed: update bench/support/production.ts)');
+  const running = engine.runningProduction(namespace);
+  if (!running) throw new Error(`no production runs in namespace ${namespace}`);
   return running;
 }
 

@@ -108,9 +108,9 @@ describe('Engine lifecycle on a real SQLite store', () => {
     await engine.restart('USER');
     expect((await engine.status('USER')).status).toBe('running');
 
-    const director = (engine as unknown as { directors: Map<string, { running: { hosts: Map<string, unknown> } }> }).directors.get('USER')!;
-    const routerBefore = director.running.hosts.get('Router');
-    const echoBefore = director.running.hosts.get('Echo');
+    const hosts = () => engine.runningProduction('USER')!.hosts;
+    const routerBefore = hosts().get('Router');
+    const echoBefore = hosts().get('Echo');
     const changed: ProductionDefinition = {
       ...definition,
       items: [
@@ -121,15 +121,15 @@ describe('Engine lifecycle on a real SQLite store', () => {
     };
     await engine.putDefinition('USER', changed);
     await engine.update('USER');
-    expect(director.running.hosts.get('Router')).toBe(routerBefore);
-    expect(director.running.hosts.get('Echo')).not.toBe(echoBefore);
-    expect(director.running.hosts.has('Extra')).toBe(true);
+    expect(hosts().get('Router')).toBe(routerBefore);
+    expect(hosts().get('Echo')).not.toBe(echoBefore);
+    expect(hosts().has('Extra')).toBe(true);
     const log = await engine.logTop('USER', 5);
     expect(log.some((e) => /updated: added Extra; restarted Echo/.test(e.text))).toBe(true);
 
     await engine.putDefinition('USER', { ...changed, items: changed.items.slice(0, 2) });
     await engine.update('USER');
-    expect(director.running.hosts.has('Extra')).toBe(false);
+    expect(hosts().has('Extra')).toBe(false);
     await engine.test('USER', { target: 'Router', classname: 'Ens.StringRequest', body: 'after update' });
     expect(await readFile(join(dir.path, 'b.jsonl'), 'utf8')).toContain('after update');
   });
@@ -169,8 +169,7 @@ describe('Engine lifecycle on a real SQLite store', () => {
     definition.items[1] = { ...definition.items[1]!, enabled: false };
     await engine.putDefinition('USER', definition);
     await engine.start('USER', 'Demo.Suspend');
-    const director = (engine as unknown as { directors: Map<string, { running: import('./running-production.ts').RunningProduction }> }).directors.get('USER')!;
-    await director.running.send({ source: 'Outside', parentId: null, sessionId: null }, 'Echo', stringRequest('waits'), {
+    await engine.runningProduction('USER')!.send({ source: 'Outside', parentId: null, sessionId: null }, 'Echo', stringRequest('waits'), {
       responseRequired: false,
       description: '',
     });

@@ -12,6 +12,7 @@ import { ComponentResolver } from './component-resolver.ts';
 import { hostname } from 'node:os';
 import { ClusterNode, type ClusterEvent } from './cluster-node.ts';
 import { Director } from './director.ts';
+import type { RunningProduction } from './running-production.ts';
 import { DtlService } from './dtl-service.ts';
 import type { Connection, EngineApi, ItemMessageCounts, NodeInfo, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
@@ -68,6 +69,15 @@ export class Engine implements EngineApi {
   async close(): Promise<void> {
     for (const director of this.directors.values()) await director.shutdown();
     await this.cluster?.stop();
+  }
+
+  /**
+   * The runtime of the production running in a namespace, or null. For code that drives a
+   * production from inside the server process (benchmarks, embedding): pushing input into a
+   * service, sending as a pseudo-item. Not part of the management façade.
+   */
+  runningProduction(namespace: string): RunningProduction | null {
+    return this.directors.get(namespace)?.running ?? null;
   }
 
   /** The nodes serving this store: every registered node in a cluster, else this server alone. */
