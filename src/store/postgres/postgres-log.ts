@@ -2,23 +2,12 @@
  * The event log on PostgreSQL: appends are group-committed (see postgres-writes.ts for why ids
  * increase in commit order within a namespace, even with several nodes appending).
  */
-import type { LogEntry, LogType, NewLogEntry } from '../../core/log.ts';
+import type { LogEntry, NewLogEntry } from '../../core/log.ts';
+import { toLogEntry, type LogRow } from '../rows.ts';
 import type { LogQuery, LogRepository } from '../store.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { PgWrite } from './postgres-writes.ts';
 
-interface LogRow {
-  id: number;
-  type: LogType;
-  config_name: string;
-  job: string;
-  message_id: number | null;
-  session_id: number | null;
-  source_class: string;
-  source_method: string;
-  text: string;
-  time_logged: number;
-}
 
 const columns = ['id', 'type', 'config_name', 'job', 'message_id', 'session_id', 'source_class', 'source_method', 'text', 'time_logged'] as const;
 const columnSql = columns.join(', ');
@@ -52,7 +41,7 @@ export class PostgresLog implements LogRepository {
         text: `SELECT ${columnSql} FROM log_entries WHERE ns_id = $1 ORDER BY id DESC LIMIT $2`,
         values: [nsId, limit],
       });
-      return rows.map((row) => toEntry(namespace, row));
+      return rows.map((row) => toLogEntry(namespace, row));
     });
   }
 
@@ -66,7 +55,7 @@ export class PostgresLog implements LogRepository {
         text: `SELECT ${columnSql} FROM log_entries WHERE ns_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
         values: [nsId, sinceId, max],
       });
-      return rows.map((row) => toEntry(namespace, row));
+      return rows.map((row) => toLogEntry(namespace, row));
     });
   }
 
@@ -83,23 +72,8 @@ export class PostgresLog implements LogRepository {
       const text = query.text;
       if (text !== undefined && text !== '') select = select.where((eb) => eb(eb.fn('strpos', ['text', eb.val(text)]), '>', 0));
       const rows = await select.orderBy('id', 'desc').limit(limit).execute();
-      return rows.map((row) => toEntry(namespace, row));
+      return rows.map((row) => toLogEntry(namespace, row));
     });
   }
 }
 
-function toEntry(namespace: string, row: LogRow): LogEntry {
-  return {
-    id: row.id,
-    namespace,
-    type: row.type,
-    configName: row.config_name,
-    job: row.job,
-    messageId: row.message_id,
-    sessionId: row.session_id,
-    sourceClass: row.source_class,
-    sourceMethod: row.source_method,
-    text: row.text,
-    timeLogged: row.time_logged,
-  };
-}

@@ -3,36 +3,13 @@
  * operations (claim, leases) run directly on the pool, each in its own statement.
  */
 import { sql } from 'kysely';
-import type { BodyEncoding, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../../core/message.ts';
+import type { MessageHeader, StoredMessage } from '../../core/message.ts';
+import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
 import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { PgWrite } from './postgres-writes.ts';
 
-interface HeaderRow {
-  id: number;
-  session_id: number;
-  parent_id: number | null;
-  corresponding_id: number | null;
-  kind: MessageKind;
-  source: string;
-  target: string;
-  response_required: boolean;
-  status: MessageStatus;
-  priority: number;
-  description: string;
-  error: string | null;
-  attempts: number;
-  created_at: number;
-  updated_at: number;
-  lease_owner: string | null;
-  lease_until: number | null;
-}
 
-interface MessageRow extends HeaderRow {
-  classname: string;
-  encoding: BodyEncoding;
-  data: string;
-}
 
 const headerColumns = [
   'm.id', 'm.session_id', 'm.parent_id', 'm.corresponding_id', 'm.kind', 'm.source', 'm.target', 'm.response_required', 'm.status',
@@ -230,29 +207,4 @@ function bodyContains(text: string) {
   return sql<boolean>`EXISTS (SELECT 1 FROM message_bodies b WHERE b.message_id = m.id AND strpos(b.data, ${text}) > 0)`;
 }
 
-function toHeader(namespace: string, row: HeaderRow): MessageHeader {
-  return {
-    id: row.id,
-    namespace,
-    sessionId: row.session_id,
-    parentId: row.parent_id,
-    correspondingId: row.corresponding_id,
-    kind: row.kind,
-    source: row.source,
-    target: row.target,
-    responseRequired: row.response_required,
-    status: row.status,
-    priority: row.priority,
-    description: row.description,
-    error: row.error,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-  };
-}
 
-function toMessage(namespace: string, row: MessageRow): StoredMessage {
-  return { ...toHeader(namespace, row), body: { classname: row.classname, encoding: row.encoding, data: row.data } };
-}

@@ -1,22 +1,11 @@
 /** The event log on SQLite: appends are group-committed, ids come from one AUTOINCREMENT sequence. */
 import type Database from 'better-sqlite3';
-import type { LogEntry, LogType, NewLogEntry } from '../../core/log.ts';
+import type { LogEntry, NewLogEntry } from '../../core/log.ts';
+import { toLogEntry, type LogRow } from '../rows.ts';
 import type { LogQuery, LogRepository } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import type { SqliteWrite } from './sqlite-writes.ts';
 
-interface LogRow {
-  id: number;
-  type: LogType;
-  config_name: string;
-  job: string;
-  message_id: number | null;
-  session_id: number | null;
-  source_class: string;
-  source_method: string;
-  text: string;
-  time_logged: number;
-}
 
 const columns = 'id, type, config_name, job, message_id, session_id, source_class, source_method, text, time_logged';
 
@@ -44,7 +33,7 @@ export class SqliteLog implements LogRepository {
     return this.#ctx.run('read the event log', () => {
       const nsId = this.#ctx.namespaceId(namespace);
       const limit = positiveLimit(top);
-      return nsId === undefined || limit === 0 ? [] : this.#top.all(nsId, limit).map((row) => toEntry(namespace, row));
+      return nsId === undefined || limit === 0 ? [] : this.#top.all(nsId, limit).map((row) => toLogEntry(namespace, row));
     });
   }
 
@@ -52,7 +41,7 @@ export class SqliteLog implements LogRepository {
     return this.#ctx.run('read the event log', () => {
       const nsId = this.#ctx.namespaceId(namespace);
       const max = positiveLimit(limit);
-      return nsId === undefined || max === 0 ? [] : this.#since.all(nsId, sinceId, max).map((row) => toEntry(namespace, row));
+      return nsId === undefined || max === 0 ? [] : this.#since.all(nsId, sinceId, max).map((row) => toLogEntry(namespace, row));
     });
   }
 
@@ -80,23 +69,8 @@ export class SqliteLog implements LogRepository {
         statement = this.#ctx.db.prepare(sql);
         this.#searches.set(sql, statement);
       }
-      return (statement.all(...params) as LogRow[]).map((row) => toEntry(namespace, row));
+      return (statement.all(...params) as LogRow[]).map((row) => toLogEntry(namespace, row));
     });
   }
 }
 
-function toEntry(namespace: string, row: LogRow): LogEntry {
-  return {
-    id: row.id,
-    namespace,
-    type: row.type,
-    configName: row.config_name,
-    job: row.job,
-    messageId: row.message_id,
-    sessionId: row.session_id,
-    sourceClass: row.source_class,
-    sourceMethod: row.source_method,
-    text: row.text,
-    timeLogged: row.time_logged,
-  };
-}

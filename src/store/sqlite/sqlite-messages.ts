@@ -3,36 +3,13 @@
  * operations (claim, leases) run directly: better-sqlite3 serialises them with the commits.
  */
 import type Database from 'better-sqlite3';
-import type { BodyEncoding, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../../core/message.ts';
+import type { MessageHeader, StoredMessage } from '../../core/message.ts';
+import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
 import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
-interface HeaderRow {
-  id: number;
-  session_id: number;
-  parent_id: number | null;
-  corresponding_id: number | null;
-  kind: MessageKind;
-  source: string;
-  target: string;
-  response_required: number;
-  status: MessageStatus;
-  priority: number;
-  description: string;
-  error: string | null;
-  attempts: number;
-  created_at: number;
-  updated_at: number;
-  lease_owner: string | null;
-  lease_until: number | null;
-}
 
-interface MessageRow extends HeaderRow {
-  classname: string;
-  encoding: BodyEncoding;
-  data: string;
-}
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
@@ -221,29 +198,4 @@ function searchQuery(nsId: number, filter: MessageFilter, limit: number): { sql:
   return { sql: `SELECT ${headerColumns} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`, params };
 }
 
-function toHeader(namespace: string, row: HeaderRow): MessageHeader {
-  return {
-    id: row.id,
-    namespace,
-    sessionId: row.session_id,
-    parentId: row.parent_id,
-    correspondingId: row.corresponding_id,
-    kind: row.kind,
-    source: row.source,
-    target: row.target,
-    responseRequired: row.response_required === 1,
-    status: row.status,
-    priority: row.priority,
-    description: row.description,
-    error: row.error,
-    attempts: row.attempts,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    leaseOwner: row.lease_owner,
-    leaseUntil: row.lease_until,
-  };
-}
 
-function toMessage(namespace: string, row: MessageRow): StoredMessage {
-  return { ...toHeader(namespace, row), body: { classname: row.classname, encoding: row.encoding, data: row.data } };
-}
