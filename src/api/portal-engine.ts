@@ -6,8 +6,11 @@
  */
 import type { LogEntry } from '../core/log.ts';
 import type { SchemaTreeNode } from '../dtl/index.ts';
+import type { TransformRunResult, TransformSummary } from '../engine/dtl-service.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { LogQuery } from '../store/store.ts';
+
+export type { TransformRunResult, TransformSummary };
 
 /** A problem in a transform document, positioned (1-based line and column). */
 export interface PortalDiagnostic {
@@ -15,16 +18,6 @@ export interface PortalDiagnostic {
   column: number;
   severity: 'error' | 'warning';
   message: string;
-}
-
-export interface TransformSummary {
-  name: string;
-  sourceClass: string;
-  targetClass: string;
-  sourceDocType: string;
-  targetDocType: string;
-  version: number;
-  updatedAt: number;
 }
 
 export interface TransformVersion {
@@ -37,16 +30,6 @@ export interface TransformVersion {
 
 /** A field of a message class or JSON schema, as the DTL editor shows it (src/dtl/schema-tree.ts). */
 export type SchemaField = SchemaTreeNode;
-
-export interface TransformRunResult {
-  /** The target document (JSON value), null when the transform failed before creating it. */
-  target: unknown;
-  targetClass: string;
-  status: 'ok' | 'error';
-  errors: string[];
-  /** `<trace>` output and the actions taken, in order. */
-  trace: string[];
-}
 
 export interface DtlService {
   listTransforms(namespace: string): Promise<TransformSummary[]>;
