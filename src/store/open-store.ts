@@ -3,7 +3,6 @@
  * it the embedded SQLite store lives at `sqlitePath`.
  */
 import { ConveyorError } from '../core/errors.ts';
-import { openPostgresStore } from './postgres/index.ts';
 import { openSqliteStore, type Durability } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -19,6 +18,8 @@ export interface OpenStoreOptions {
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.url !== undefined && options.url !== '') {
     if (/^postgres(ql)?:\/\//i.test(options.url)) {
+      // Loaded only when asked for: most servers never need pg and its pool.
+      const { openPostgresStore } = await import('./postgres/index.ts');
       return openPostgresStore(options.url);
     }
     throw new ConveyorError('ERR_CONFIG', `Unsupported store URL "${redactPassword(options.url)}"`, {
