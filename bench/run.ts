@@ -12,7 +12,7 @@ import { barsMarkdown, checkBars } from './support/bars.ts';
 import { loadAverage, machineInfo } from './support/resources.ts';
 import { quick, repoRoot, resultsDir } from './support/results.ts';
 
-const scenarios = ['production', 'engine-overhead', 'floor', 'api', 'cli', 'dtl', 'growth'];
+const scenarios = ['production', 'engine-overhead', 'floor', 'api', 'cli', 'dtl', 'growth', 'cluster'];
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7).split(',');
 const unknown = only?.filter((name) => !scenarios.includes(name)) ?? [];
 if (unknown.length > 0) {

@@ -70,6 +70,7 @@ export interface ChainOptions {
   payloadBytes: number;
   storePath?: string;
   durability?: Durability;
+  storeUrl?: string;
 }
 
 /** Callers enough to keep every job busy with the next input already waiting. */
@@ -81,6 +82,7 @@ export async function measureChain(options: ChainOptions, plan: Plan): Promise<L
     items: chainItems(options.kind, options.poolSize),
     ...(options.storePath ? { storePath: options.storePath } : {}),
     ...(options.durability ? { durability: options.durability } : {}),
+    ...(options.storeUrl ? { storeUrl: options.storeUrl } : {}),
   });
   try {
     const payload = 'x'.repeat(options.payloadBytes);

@@ -37,6 +37,8 @@ export interface OpenOptions {
   storePath?: string;
   /** Default `full`, the store's default: every commit reaches the disk (fsync). */
   durability?: Durability;
+  /** A postgres:// store instead of SQLite. */
+  storeUrl?: string;
 }
 
 const pythonClasses: Array<{ name: string; kind: ComponentKind; className: string }> = [
@@ -83,7 +85,9 @@ export function chainItems(kind: ChainKind, poolSize: number): ItemDefinition[] 
 
 export async function openBenchProduction(options: OpenOptions): Promise<BenchProduction> {
   const dir = await mkdtemp(join(tmpdir(), 'conveyor-bench-'));
-  const store = await openStore({ sqlitePath: options.storePath ?? join(dir, 'conveyor.db'), durability: options.durability ?? 'full' });
+  const store = options.storeUrl
+    ? await openStore({ url: options.storeUrl })
+    : await openStore({ sqlitePath: options.storePath ?? join(dir, 'conveyor.db'), durability: options.durability ?? 'full' });
   await registerPythonClasses(store);
   const engine = await Engine.open(store, { graceMs: 2_000, onBackgroundError: (error) => console.error('bench engine:', error) });
   const definition = newProduction('Bench.Production', options.items);

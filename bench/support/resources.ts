@@ -160,3 +160,19 @@ export function machineInfo(): MachineInfo {
 export function processCpuMs(pid: number): number {
   return readStat(pid)?.cpuMs ?? 0;
 }
+
+/** CPU milliseconds of every PostgreSQL server process on this machine (its backends included). */
+export function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith('postgres')) continue;
+    } catch {
+      continue; // exited meanwhile
+    }
+    total += readStat(Number(entry))?.cpuMs ?? 0;
+  }
+  return total;
+}

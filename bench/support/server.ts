@@ -27,10 +27,10 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 /** Starts a server; `prepare` may fill the fresh home (e.g. its store) before the server opens it. */
-export async function startServer(options: { example?: boolean; prepare?: (home: string) => Promise<void> } = {}): Promise<BenchServer> {
+export async function startServer(options: { example?: boolean; args?: string[]; prepare?: (home: string) => Promise<void> } = {}): Promise<BenchServer> {
   const home = mkdtempSync(join(tmpdir(), 'conveyor-bench-home-'));
   await options.prepare?.(home);
-  const args = ['--import', 'tsx', join(repoRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...(options.example ? ['--example'] : [])];
+  const args = ['--import', 'tsx', join(repoRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...(options.example ? ['--example'] : []), ...(options.args ?? [])];
   const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, env: cleanEnv({ CONVEYOR_ADMIN_PASSWORD: adminPassword }), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

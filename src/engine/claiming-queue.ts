@@ -42,6 +42,10 @@ export class ClaimingQueue implements ItemQueue {
     return this.buffer.length;
   }
 
+  get hasIdleJob(): boolean {
+    return this.takers.length > 0;
+  }
+
   peekOldest(): StoredMessage | undefined {
     return this.buffer[0];
   }

@@ -171,8 +171,10 @@ export class RunningProduction implements MessageRouter {
       waiter?.reject(error instanceof Error ? error : new Error(String(error)));
     });
     if (this.dead) return { message, reply, accepted };
+    // Other nodes are woken only when no job here is idle to claim the request at once.
+    const idleHere = host.queue.hasIdleJob;
     host.queue.push(message);
-    this.options.cluster?.announce({ type: 'wake', namespace: this.namespace, target });
+    if (!idleHere) this.options.cluster?.announce({ type: 'wake', namespace: this.namespace, target });
     return { message, reply, accepted };
   }
 

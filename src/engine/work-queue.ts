@@ -17,6 +17,8 @@ export interface ItemQueue {
   wake(): void;
   /** The next request, or null once closed. */
   take(): Promise<StoredMessage | null>;
+  /** Whether a job of this node waits for work here (it will take what is queued next). */
+  readonly hasIdleJob: boolean;
   /** The job finished with this request (its outcome is persisted). */
   done(id: number): void;
   close(): void;
@@ -33,6 +35,10 @@ export class WorkQueue implements ItemQueue {
 
   get depth(): number {
     return this.items.length - this.head;
+  }
+
+  get hasIdleJob(): boolean {
+    return this.takers.length > 0;
   }
 
   /** The oldest waiting message, for the queues page. */
