@@ -13,8 +13,10 @@ class FakeEngine:
     def __init__(self):
         self.to_worker_read, self.to_worker_write = os.pipe()
         self.from_worker_read, self.from_worker_write = os.pipe()
-        self.channel = Channel(self.to_worker_read, self.from_worker_write)
+        self.ended = threading.Event()
+        self.channel = Channel(self.to_worker_read, self.from_worker_write, on_close=self.ended.set)
         self._reader = open(self.from_worker_read, 'rb', closefd=False)
+        self._closed = False
 
     def read(self):
         (size,) = struct.unpack('>I', self._reader.read(4))
@@ -25,7 +27,9 @@ class FakeEngine:
         os.write(self.to_worker_write, struct.pack('>I', len(payload)) + payload)
 
     def close(self):
-        os.close(self.to_worker_write)
+        if not self._closed:
+            self._closed = True
+            os.close(self.to_worker_write)
 
 
 class ChannelTest(unittest.TestCase):
@@ -34,17 +38,22 @@ class ChannelTest(unittest.TestCase):
         self.engine.channel.start()
 
     def tearDown(self):
+        # The channel's reader must have seen the end before its descriptor is closed: a closed
+        # number is reused by the next test's pipe, which a late reader would then read from.
+        self.engine.close()
+        self.assertTrue(self.engine.ended.wait(5), 'the channel reader did not end')
         for fd in (self.engine.to_worker_read, self.engine.from_worker_read, self.engine.from_worker_write):
             os.close(fd)
 
     def test_requests_are_answered_by_id_while_other_frames_reach_the_inbox(self):
         results = []
-        caller = threading.Thread(target=lambda: results.append(self.engine.channel.request({'t': 'op', 'op': 'send_sync'})))
+        caller = threading.Thread(target=lambda: results.append(self.engine.channel.request({'t': 'op', 'op': 'send_sync'})), daemon=True)
         caller.start()
         sent = self.engine.read()
         self.engine.write({'t': 'invoke', 'id': 7})
         self.engine.write({'t': 'result', 'id': sent['id'], 'ok': True, 'value': {'answer': 42}})
         caller.join(5)
+        self.assertFalse(caller.is_alive(), 'the caller is still waiting for its answer')
         self.assertEqual(results, [{'answer': 42}])
         self.assertEqual(self.engine.channel.inbox.get(timeout=5), {'t': 'invoke', 'id': 7})
         self.engine.close()
@@ -58,11 +67,12 @@ class ChannelTest(unittest.TestCase):
             except EngineError as error:
                 errors.append(str(error))
 
-        caller = threading.Thread(target=call)
+        caller = threading.Thread(target=call, daemon=True)
         caller.start()
         sent = self.engine.read()
         self.engine.write({'t': 'result', 'id': sent['id'], 'ok': False, 'error': {'message': 'No item named X'}})
         caller.join(5)
+        self.assertFalse(caller.is_alive(), 'the caller is still waiting for its answer')
         self.assertEqual(errors, ['No item named X'])
         self.engine.close()
 
@@ -75,11 +85,12 @@ class ChannelTest(unittest.TestCase):
             except EngineError as error:
                 errors.append(str(error))
 
-        caller = threading.Thread(target=call)
+        caller = threading.Thread(target=call, daemon=True)
         caller.start()
         self.engine.read()
         self.engine.close()
         caller.join(5)
+        self.assertFalse(caller.is_alive(), 'the caller is still waiting for its answer')
         self.assertEqual(errors, ['the Conveyor engine closed the connection'])
         self.assertIsNone(self.engine.channel.inbox.get(timeout=5))
         with self.assertRaisesRegex(EngineError, 'closed'):

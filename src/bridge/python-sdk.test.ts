@@ -6,7 +6,14 @@ import { defaultInterpreter, pythonSdkDir } from './index.ts';
 // python/tests; this runs them with the interpreter the workers use.
 describe('python SDK unit suites', () => {
   it('pass under python3 -m unittest', () => {
-    const run = spawnSync(defaultInterpreter(), ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], { cwd: pythonSdkDir, encoding: 'utf8' });
+    // Bounded: a suite that hangs is stopped with SIGABRT, and faulthandler prints every thread's
+    // stack into the output this test shows.
+    const run = spawnSync(defaultInterpreter(), ['-X', 'faulthandler', '-m', 'unittest', 'discover', '-v', '-s', 'tests', '-t', '.'], {
+      cwd: pythonSdkDir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      killSignal: 'SIGABRT',
+    });
     const output = `${run.stdout}${run.stderr}`;
     expect(output, output).toMatch(/\nOK\s*$/);
     const ran = Number(/Ran (\d+) tests?/.exec(output)?.[1] ?? 0);
