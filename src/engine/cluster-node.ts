@@ -76,9 +76,30 @@ export class ClusterNode {
     return this.cluster.listNodes();
   }
 
-  /** Whether this node runs the named poller now (one node at a time, taken over when it dies). */
+  /** Whether this node holds the named lease now (one node at a time, taken over when it dies). */
   holdLease(name: string, ttlMs: number): Promise<boolean> {
     return this.cluster.tryAcquireLease(name, this.nodeId, ttlMs);
+  }
+
+  async releaseLease(name: string): Promise<void> {
+    await this.cluster.releaseLease(name, this.nodeId);
+  }
+
+  /**
+   * Runs `work` while holding the named lease, so no other node runs work under the same name at
+   * the same time. Waits (bounded) for a holder that is busy; a dead holder's lease expires.
+   */
+  async exclusively<T>(name: string, work: () => Promise<T>, waitMs = 10_000, ttlMs = 30_000): Promise<T> {
+    const deadline = Date.now() + waitMs;
+    while (!(await this.holdLease(name, ttlMs))) {
+      if (Date.now() > deadline) throw new ConveyorError('ERR_PRODUCTION_BUSY', `Another node is running a lifecycle command (${name}); try again`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    try {
+      return await work();
+    } finally {
+      await this.releaseLease(name).catch(this.options.onError);
+    }
   }
 
   private async register(): Promise<void> {

@@ -76,22 +76,39 @@ export class Director {
   }
 
   start(name?: string): Promise<string> {
-    return this.serial(async () => {
-      const target = await this.resolveName(name);
-      const elsewhere = (await this.store.productions.list(this.namespace)).find((r) => r.state === 'running' && r.name !== target);
-      const holder = this.running?.name ?? (this.options.cluster ? elsewhere?.name : undefined);
-      if (holder) {
-        throw new ConveyorError('ERR_PRODUCTION_RUNNING', `Production ${holder} is already running in namespace ${this.namespace}`, {
-          hint: 'Stop it first (cli -S), or restart it (cli -r)',
-        });
-      }
-      await this.startLocal(target);
-      await this.store.productions.setState(this.namespace, target, { state: 'running', lastStartTime: Date.now() });
-      await this.store.productions.setDefault(this.namespace, target);
-      await this.log.writeNow('Info', `Production ${target} started`);
-      this.announce({ command: 'start', production: target });
-      return target;
-    });
+    // In a cluster the check that nothing runs and the start itself happen under a namespace-wide
+    // lease, so two nodes starting at the same instant cannot both pass the check.
+    const cluster = this.options.cluster;
+    return this.serial(() => (cluster ? cluster.exclusively(`lifecycle:${this.namespace}`, () => this.startChecked(name)) : this.startChecked(name)));
+  }
+
+  private async startChecked(name?: string): Promise<string> {
+    const target = await this.resolveName(name);
+    const holder = this.running?.name ?? (await this.runningElsewhere());
+    if (holder) {
+      throw new ConveyorError('ERR_PRODUCTION_RUNNING', `Production ${holder} is already running in namespace ${this.namespace}`, {
+        hint: 'Stop it first (cli -S), or restart it (cli -r)',
+      });
+    }
+    await this.startLocal(target);
+    await this.store.productions.setState(this.namespace, target, { state: 'running', lastStartTime: Date.now() });
+    await this.store.productions.setDefault(this.namespace, target);
+    await this.log.writeNow('Info', `Production ${target} started`);
+    this.announce({ command: 'start', production: target });
+    return target;
+  }
+
+  /**
+   * Cluster: the production other live nodes run, as the store records it. A production recorded
+   * as running while no other node is alive is a leftover of a crash (troubled), not a holder.
+   */
+  private async runningElsewhere(): Promise<string | undefined> {
+    const cluster = this.options.cluster;
+    if (!cluster) return undefined;
+    const recorded = (await this.store.productions.list(this.namespace)).find((r) => r.state === 'running');
+    if (!recorded) return undefined;
+    const others = (await cluster.liveNodes()).filter((node) => node.nodeId !== cluster.nodeId);
+    return others.length > 0 ? recorded.name : undefined;
   }
 
   stop(): Promise<void> {
