@@ -3,31 +3,10 @@
  * same schema, as separate server processes would be.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { NewLogEntry } from '../../core/log.ts';
-import type { NewMessage, Store } from '../store.ts';
+import { newLogEntry, newMessage } from '../conformance/harness.ts';
+import type { Store } from '../store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { describePg, dropSchema, pgUrl, uniqueSchema, waitFor } from './pg-test-support.ts';
-
-function message(target = 'Op'): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId: null,
-    correspondingId: null,
-    kind: 'request',
-    source: 'Svc',
-    target,
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: { classname: 'msg.Ping', encoding: 'json', data: '{}' },
-  };
-}
-
-function entry(text: string): NewLogEntry {
-  return { type: 'Info', configName: 'Svc', job: '1', messageId: null, sessionId: null, sourceClass: 'c', sourceMethod: 'm', text };
-}
 
 describePg('PostgreSQL store: several nodes at once', () => {
   let schema: string;
@@ -45,7 +24,7 @@ describePg('PostgreSQL store: several nodes at once', () => {
   });
 
   it('gives concurrent claimers disjoint messages, and every message to someone', async () => {
-    const inserted = await nodes[0]!.messages.insert(Array.from({ length: 300 }, (_, n) => message(n % 2 === 0 ? 'Op' : 'Op2')));
+    const inserted = await nodes[0]!.messages.insert(Array.from({ length: 300 }, (_, n) => newMessage({ target: n % 2 === 0 ? 'Op' : 'Op2' })));
     const claimedBy = nodes.map(() => [] as number[]);
     // Two claim loops per node, like two idle jobs polling at once.
     await Promise.all(
@@ -75,7 +54,7 @@ describePg('PostgreSQL store: several nodes at once', () => {
 
   it('lets another node take over the messages of a node whose leases expired', async () => {
     const [a, b] = nodes as [Store, Store];
-    const ids = await a.messages.insert([message(), message(), message()]);
+    const ids = await a.messages.insert([newMessage(), newMessage(), newMessage()]);
     const held = await a.messages.claim('USER', ['Op'], 'node-a', 10, 200);
     expect(held.map((m) => m.id)).toEqual(ids);
     // Node a "dies": it never extends. While its leases run, nothing is released or claimable.
@@ -92,7 +71,7 @@ describePg('PostgreSQL store: several nodes at once', () => {
   });
 
   it('releases expired leases once even when several nodes sweep at the same time', async () => {
-    await nodes[0]!.messages.insert(Array.from({ length: 20 }, () => message()));
+    await nodes[0]!.messages.insert(Array.from({ length: 20 }, () => newMessage()));
     const held = await nodes[0]!.messages.claim('USER', ['Op'], 'node-a', 20, 100);
     await waitFor(() => Date.now() > Math.max(...held.map((m) => m.leaseUntil!)), 5_000, 'the leases to expire');
     const released = await Promise.all(nodes.map((node) => node.messages.releaseExpired('USER', Date.now())));
@@ -121,7 +100,7 @@ describePg('PostgreSQL store: several nodes at once', () => {
       (async () => {
         for (let round = 0; round < 40; round += 1) {
           // Several appends per round, so each node commits batches while the other does too.
-          const batches = await Promise.all([0, 1, 2].map((k) => node.log.append('USER', [entry(`${name} ${round}.${k}`), entry('x')])));
+          const batches = await Promise.all([0, 1, 2].map((k) => node.log.append('USER', [newLogEntry({ text: `${name} ${round}.${k}` }), newLogEntry({ text: 'x' })])));
           for (const ids of batches) appended.push(...ids);
         }
       })();

@@ -5,24 +5,12 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { isConveyorError } from '../../core/errors.ts';
-import type { NewMessage, Store } from '../store.ts';
+import { newMessage } from '../conformance/harness.ts';
+import type { Store } from '../store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { describePg, dropSchema, TcpRelay, uniqueSchema, waitFor } from './pg-test-support.ts';
 
-const message: NewMessage = {
-  namespace: 'USER',
-  sessionId: null,
-  parentId: null,
-  correspondingId: null,
-  kind: 'request',
-  source: 'Svc',
-  target: 'Op',
-  responseRequired: false,
-  status: 'queued',
-  priority: 0,
-  description: '',
-  body: { classname: 'msg.Ping', encoding: 'json', data: '{}' },
-};
+const message = newMessage();
 
 async function failure(work: Promise<unknown>): Promise<unknown> {
   return work.then(

@@ -2,27 +2,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { isConveyorError } from '../../core/errors.ts';
 import { runStoreConformance } from '../conformance.ts';
-import type { NewMessage, Store } from '../store.ts';
+import { newMessage } from '../conformance/harness.ts';
+import type { Store } from '../store.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { adminQuery, describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
-
-function message(overrides: Partial<NewMessage> = {}): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId: null,
-    correspondingId: null,
-    kind: 'request',
-    source: 'Svc',
-    target: 'Op',
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: { classname: 'msg.Ping', encoding: 'json', data: '{"n":1}' },
-    ...overrides,
-  };
-}
 
 describePg('PostgreSQL store: the shared contract', () => {
   runStoreConformance('postgres', async () => {
@@ -72,13 +55,13 @@ describePg('PostgreSQL store', () => {
   });
 
   it('gives a first message its own id as session id, in one group commit with the rest', async () => {
-    const [first, second] = await Promise.all([store.messages.insert([message()]), store.messages.insert([message({ sessionId: 77 })])]);
+    const [first, second] = await Promise.all([store.messages.insert([newMessage()]), store.messages.insert([newMessage({ sessionId: 77 })])]);
     expect((await store.messages.get('USER', first![0]!))!.sessionId).toBe(first![0]);
     expect((await store.messages.get('USER', second![0]!))!.sessionId).toBe(77);
   });
 
   it('applies several patches of one message in one batch in order', async () => {
-    const [id] = await store.messages.insert([message()]);
+    const [id] = await store.messages.insert([newMessage()]);
     await Promise.all([
       store.messages.update([{ id: id!, status: 'delivered', leaseOwner: 'n1', leaseUntil: 5 }]),
       store.messages.update([{ id: id!, status: 'completed', leaseOwner: null }]),
@@ -88,11 +71,11 @@ describePg('PostgreSQL store', () => {
   });
 
   it('rejects only the bad write of a batch', async () => {
-    const [id] = await store.messages.insert([message()]);
+    const [id] = await store.messages.insert([newMessage()]);
     const results = await Promise.allSettled([
       store.messages.update([{ id: id!, status: 'completed' }]),
       store.messages.update([{ id: 987_654, status: 'completed' }]),
-      store.messages.insert([message({ target: 'Other' })]),
+      store.messages.insert([newMessage({ target: 'Other' })]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(isConveyorError((results[1] as PromiseRejectedResult).reason, 'ERR_MESSAGE_NOT_FOUND')).toBe(true);
@@ -125,7 +108,7 @@ describePg('PostgreSQL store', () => {
 
   it('fails after close with ERR_STORE_CLOSED', async () => {
     await store.close();
-    const error = await store.messages.insert([message()]).catch((caught: unknown) => caught);
+    const error = await store.messages.insert([newMessage()]).catch((caught: unknown) => caught);
     expect(isConveyorError(error, 'ERR_STORE_CLOSED')).toBe(true);
     expect(isConveyorError(await store.namespaces.list().catch((caught: unknown) => caught), 'ERR_STORE_CLOSED')).toBe(true);
   });
