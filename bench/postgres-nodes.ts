@@ -8,11 +8,11 @@
  * Run: PG_URL=postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test node --import tsx bench/postgres-nodes.ts [messages]
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/index.ts';
-import type { NewMessage } from '../src/store/store.ts';
+import { queuedBenchMessage } from './support/queued-message.ts';
+import { postgresCpuMs } from './support/resources.ts';
 
 const url = process.env['PG_URL'] ?? '';
 const targets = ['OpA', 'OpB'];
@@ -55,41 +55,6 @@ async function runNode(schema: string, nodeId: string): Promise<void> {
   process.disconnect();
 }
 
-function message(i: number): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId: null,
-    correspondingId: null,
-    kind: 'request',
-    source: 'BenchService',
-    target: targets[i % targets.length]!,
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: { classname: 'bench.Message', encoding: 'json', data: JSON.stringify({ sequence: i, payload: 'x'.repeat(160) }) },
-  };
-}
-
-/** CPU ms of every PostgreSQL server process (same machine), from /proc. */
-function postgresCpuMs(): number {
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (!name.startsWith('postgres')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / tick;
-    } catch {
-      // the process ended while we read
-    }
-  }
-  return total;
-}
-
 async function main(total: number): Promise<void> {
   if (url === '') {
     console.error('Set PG_URL to a PostgreSQL database, e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test');
@@ -103,7 +68,7 @@ async function main(total: number): Promise<void> {
     try {
       const store = await openPostgresStore(url, { schema });
       for (let start = 0; start < total; start += 1000) {
-        await Promise.all(Array.from({ length: Math.min(1000, total - start) }, (_, i) => store.messages.insert([message(start + i)])));
+        await Promise.all(Array.from({ length: Math.min(1000, total - start) }, (_, i) => store.messages.insert([queuedBenchMessage(start + i, targets[(start + i) % targets.length]!)])));
       }
       await store.close();
       await admin.query(`ANALYZE ${schema}.messages`);

@@ -9,7 +9,8 @@
  */
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/index.ts';
-import type { NewMessage, Store } from '../src/store/store.ts';
+import type { Store } from '../src/store/store.ts';
+import { queuedBenchMessage } from './support/queued-message.ts';
 
 const url = process.env['PG_URL'];
 if (url === undefined || url === '') {
@@ -19,32 +20,15 @@ if (url === undefined || url === '') {
 const total = Number(process.argv[2] ?? 10_000);
 const schema = `bench_${process.pid}`;
 
-function message(i: number): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId: null,
-    correspondingId: null,
-    kind: 'request',
-    source: 'BenchService',
-    target: 'BenchOperation',
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: { classname: 'bench.Message', encoding: 'json', data: JSON.stringify({ sequence: i, payload: 'x'.repeat(160) }) },
-  };
-}
-
 async function allAtOnce(store: Store): Promise<void> {
-  await Promise.all(Array.from({ length: total }, (_, i) => store.messages.insert([message(i)])));
+  await Promise.all(Array.from({ length: total }, (_, i) => store.messages.insert([queuedBenchMessage(i)])));
 }
 
 async function closedLoop(store: Store, writers: number): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: writers }, async () => {
-      while (next < total) await store.messages.insert([message(next++)]);
+      while (next < total) await store.messages.insert([queuedBenchMessage(next++)]);
     }),
   );
 }

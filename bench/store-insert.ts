@@ -9,30 +9,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/store/open-store.ts';
-import type { NewMessage, Store } from '../src/store/store.ts';
+import type { Store } from '../src/store/store.ts';
+import { queuedBenchMessage } from './support/queued-message.ts';
 
 const total = Number(process.argv[2] ?? 20_000);
 
-function message(i: number): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId: null,
-    correspondingId: null,
-    kind: 'request',
-    source: 'BenchService',
-    target: 'BenchOperation',
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: { classname: 'bench.Message', encoding: 'json', data: JSON.stringify({ sequence: i, payload: 'x'.repeat(160) }) },
-  };
-}
-
 async function allAtOnce(store: Store): Promise<number> {
   const started = performance.now();
-  await Promise.all(Array.from({ length: total }, (_, i) => store.messages.insert([message(i)])));
+  await Promise.all(Array.from({ length: total }, (_, i) => store.messages.insert([queuedBenchMessage(i)])));
   return performance.now() - started;
 }
 
@@ -41,7 +25,7 @@ async function closedLoop(store: Store, writers: number): Promise<number> {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: writers }, async () => {
-      while (next < total) await store.messages.insert([message(next++)]);
+      while (next < total) await store.messages.insert([queuedBenchMessage(next++)]);
     }),
   );
   return performance.now() - started;

@@ -16,6 +16,7 @@ export interface BarCheck {
 }
 
 // The result files are JSON written by the scenarios; they are read loosely on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 function load(scenario: string): Json | null {
