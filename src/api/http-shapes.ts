@@ -5,36 +5,19 @@
 import type { LogEntry } from '../core/log.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import { formatTimestamp } from '../core/time.ts';
+import type { ExportJson, ListRecordJson, LogEntryJson } from '../core/wire.ts';
 import type { ProductionSummary } from '../engine/engine-api.ts';
 
-export interface ListRecord {
-  Status: string;
-  LastStartTime: string;
-  LastStopTime: string;
-  AutoStart: boolean;
-}
+export type { ExportJson, ListRecordJson, LogEntryJson };
 
 /** The list reports the status "in its own capitalisation": `Running`, `Stopped`, … */
-export function listRecord(summary: ProductionSummary): ListRecord {
+export function listRecord(summary: ProductionSummary): ListRecordJson {
   return {
     Status: summary.status.charAt(0).toUpperCase() + summary.status.slice(1),
     LastStartTime: summary.lastStartTime === null ? '' : formatTimestamp(summary.lastStartTime),
     LastStopTime: summary.lastStopTime === null ? '' : formatTimestamp(summary.lastStopTime),
     AutoStart: summary.autoStart,
   };
-}
-
-export interface LogEntryJson {
-  id: number;
-  config_name: string;
-  job: string;
-  message_id: string;
-  session_id: string;
-  source_class: string;
-  source_method: string;
-  text: string;
-  time_logged: string;
-  type: string;
 }
 
 export function logEntryJson(entry: LogEntry): LogEntryJson {
@@ -50,25 +33,6 @@ export function logEntryJson(entry: LogEntry): LogEntryJson {
     time_logged: formatTimestamp(entry.timeLogged),
     type: entry.type,
   };
-}
-
-export interface ExportJson {
-  name: string;
-  description: string;
-  test_enabled: boolean;
-  log_trace_events: boolean;
-  actor_pool_size: number;
-  items: Array<{
-    name: string;
-    classname: string;
-    pool_size: number;
-    enabled: boolean;
-    foreground: boolean;
-    comment: string;
-    log_trace_events: boolean;
-    schedule: string;
-    settings: Array<{ target: string; name: string; value: string }>;
-  }>;
 }
 
 export function exportJson(definition: ProductionDefinition): ExportJson {

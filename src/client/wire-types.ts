@@ -3,6 +3,7 @@
  * They differ from the engine's own types on purpose: snake_case fields, timestamps as text, booleans
  * where the spec says so. Free of `node:` imports: the portal uses them too.
  */
+import type { LogEntryJson } from '../core/wire.ts';
 
 export interface VersionReply {
   version: string;
@@ -39,19 +40,8 @@ export interface DefaultReply {
   production: string;
 }
 
-export interface LogEntryWire {
-  id: number;
-  config_name: string;
-  job: string;
-  message_id: string;
-  session_id: string;
-  source_class: string;
-  source_method: string;
-  text: string;
-  time_logged: string;
-  /** Assert | Error | Warning | Info | Trace | Alert | Unknown */
-  type: string;
-}
+/** A log entry as the spec's server writes it. */
+export type LogEntryWire = LogEntryJson;
 
 export interface ExportedSetting {
   target: string;

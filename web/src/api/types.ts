@@ -1,58 +1,20 @@
 /** The JSON shapes the portal reads (the spec routes and src/api/portal-routes.ts; see docs/portal.md). */
 
+import type { ExportItemJson, ExportJson, ExportSettingJson, ListRecordJson, LogEntryJson } from '../../../src/core/wire.ts';
+
+/** The spec routes' replies, as the server writes them. */
+export type ListRecord = ListRecordJson;
+export type LogEntry = LogEntryJson;
+export type Setting = ExportSettingJson;
+export type ItemJson = ExportItemJson;
+export type DefinitionJson = ExportJson;
+
 export type Role = 'viewer' | 'operator' | 'admin';
 
 export interface WhoAmI {
   user: string;
   role: Role;
   namespaces: string[];
-}
-
-export interface ListRecord {
-  Status: string;
-  LastStartTime: string;
-  LastStopTime: string;
-  AutoStart: boolean;
-}
-
-export interface LogEntry {
-  id: number;
-  config_name: string;
-  job: string;
-  message_id: string;
-  session_id: string;
-  source_class: string;
-  source_method: string;
-  text: string;
-  time_logged: string;
-  type: string;
-}
-
-export interface Setting {
-  target: 'Host' | 'Adapter';
-  name: string;
-  value: string;
-}
-
-export interface ItemJson {
-  name: string;
-  classname: string;
-  pool_size: number;
-  enabled: boolean;
-  foreground: boolean;
-  comment: string;
-  log_trace_events: boolean;
-  schedule: string;
-  settings: Setting[];
-}
-
-export interface DefinitionJson {
-  name: string;
-  description: string;
-  test_enabled: boolean;
-  log_trace_events: boolean;
-  actor_pool_size: number;
-  items: ItemJson[];
 }
 
 export interface ItemState {
