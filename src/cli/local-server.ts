@@ -62,10 +62,11 @@ function isAbsentServer(error: unknown): boolean {
 
 async function startServer(options: LocalTransportOptions): Promise<void> {
   const { home } = options;
-  mkdirSync(home, { recursive: true });
+  // Private like the server makes it: the home 0700, its log 0600 (the log names the home's contents).
+  mkdirSync(home, { recursive: true, mode: 0o700 });
   const logPath = join(home, 'server.log');
   options.notify(`No Conveyor server runs for ${home}: starting one in the background (log: ${logPath})`);
-  const logFd = openSync(logPath, 'a');
+  const logFd = openSync(logPath, 'a', 0o600);
   // Resolved here, not by the child: the child's working directory need not see our node_modules.
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(process.execPath, ['--import', tsxLoader, join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home], {

@@ -2,7 +2,7 @@
  * The composition root: one platform instance for one home. Opens the store, the engine and the
  * HTTP API, listens on TCP and on the home's Unix socket (local-mode CLI), and shuts down cleanly.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiCatalog, buildApi } from '../api/api.ts';
@@ -14,6 +14,7 @@ import { openStore } from '../store/open-store.ts';
 import type { ServerConfig } from './config.ts';
 import { installExample } from './example.ts';
 import { lockHome } from './home-lock.ts';
+import { prepareHome } from './home-permissions.ts';
 
 export interface RunningServer {
   config: ServerConfig;
@@ -32,7 +33,7 @@ export async function packageVersion(): Promise<string> {
 }
 
 export async function startServer(config: ServerConfig, say: (line: string) => void = () => undefined): Promise<RunningServer> {
-  await mkdir(config.home, { recursive: true });
+  await prepareHome(config.home, say);
   // Python code run by this server (workers, migrations) sees the home it serves.
   process.env['CONVEYOR_HOME'] = config.home;
   const unlock = lockHome(config.home);
