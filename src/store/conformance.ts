@@ -10,6 +10,7 @@ import { describeLifecycle } from './conformance/lifecycle.ts';
 import { describeLog } from './conformance/log.ts';
 import { describeMessages } from './conformance/messages.ts';
 import { describeQueues } from './conformance/queue.ts';
+import { describeSettingsMigrations } from './conformance/settings-migrations.ts';
 import type { Store } from './store.ts';
 
 export type { OpenedStore } from './conformance/harness.ts';
@@ -49,5 +50,6 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
     describeQueues(harness);
     describeLog(harness);
     describeLifecycle(harness);
+    describeSettingsMigrations(harness);
   });
 }

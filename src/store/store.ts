@@ -35,6 +35,7 @@ export interface Store {
   readonly schemas: SchemaRepository;
   readonly transforms: TransformRepository;
   readonly lookups: LookupRepository;
+  readonly settingsMigrations: SettingsMigrationRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
   readonly cluster?: ClusterRepository;
   /** Waits for pending group commits, then closes. Later calls fail with ERR_STORE_CLOSED. */
@@ -227,7 +228,50 @@ export interface LookupRepository {
   get(namespace: string, table: string): Promise<Record<string, string> | null>;
   /** Replaces the whole table. */
   put(namespace: string, table: string, entries: Record<string, string>): Promise<void>;
+  /** Replaces each of these tables, all in one transaction (an import: all of them or none). */
+  putMany(namespace: string, tables: Record<string, Record<string, string>>): Promise<void>;
   delete(namespace: string, table: string): Promise<void>;
+}
+
+/** What one settings.py migration registers. */
+export interface MigrationRegistrations {
+  classes: ClassBinding[];
+  schemas: Array<Omit<StoredSchema, 'updatedAt'>>;
+  productions: ProductionDefinition[];
+}
+
+/**
+ * A package switch of `PUT /migrate`, journaled so that kill -9 at any instant leaves either the old
+ * package with the old registrations or the new package with the new ones: recorded before the new
+ * files are staged, marked committed in the same transaction as the registrations, forgotten once
+ * the staged folder has taken the package's place.
+ */
+export interface PackageSwap {
+  id: string;
+  /** The server that journaled it (host and home): only that server finishes or discards it. */
+  owner: string;
+  /** The folder holding the package folder. */
+  folder: string;
+  packageName: string;
+  /** The folder the new files were staged in (inside `folder`). */
+  staging: string;
+  /** True once the registrations were committed with it: recovery then rolls the switch forward. */
+  committed: boolean;
+  createdAt: number;
+}
+
+export interface SettingsMigrationRepository {
+  /** Journals a switch about to be staged (not committed). */
+  stageSwap(swap: Omit<PackageSwap, 'committed' | 'createdAt'>): Promise<void>;
+  /**
+   * Writes every registration in one transaction; with `swapId`, marks that switch committed in the
+   * same transaction (an unknown swap id rejects with ERR_MIGRATION and writes nothing).
+   */
+  commit(namespace: string, registrations: MigrationRegistrations, swapId: string | null): Promise<void>;
+  /** The journaled switches of one owner, oldest first. */
+  swaps(owner: string): Promise<PackageSwap[]>;
+  /** Forgets a switch once it is finished or discarded. Unknown ids are ignored. */
+  forgetSwap(id: string): Promise<void>;
 }
 
 /** What a node says about itself when it joins (PostgreSQL scale-out). */

@@ -208,6 +208,18 @@ export function describeDefinitions(h: Harness): void {
       await expect(store.lookups.put('NOPE', 'T', {})).rejects.toMatchObject({ code: 'ERR_NAMESPACE_UNKNOWN' });
     });
 
+    it('replaces several tables at once with putMany and leaves the others alone', async () => {
+      const store = h.store();
+      await store.lookups.put('USER', 'A', { old: '1' });
+      await store.lookups.put('USER', 'Keep', { k: 'v' });
+      await store.lookups.putMany('USER', { A: { new: '2' }, B: { b: '3' }, Empty: {} });
+      expect(await store.lookups.get('USER', 'A')).toEqual({ new: '2' });
+      expect(await store.lookups.get('USER', 'B')).toEqual({ b: '3' });
+      expect(await store.lookups.get('USER', 'Empty')).toEqual({});
+      expect(await store.lookups.get('USER', 'Keep')).toEqual({ k: 'v' });
+      await expect(store.lookups.putMany('NOPE', { T: {} })).rejects.toMatchObject({ code: 'ERR_NAMESPACE_UNKNOWN' });
+    });
+
     it('keeps a "__proto__" key as a plain entry', async () => {
       const store = h.store();
       const entries = JSON.parse('{"__proto__":"p","k":"v"}') as Record<string, string>;

@@ -52,6 +52,11 @@ function everyCall(store: Store): Array<[string, () => Promise<unknown>]> {
     ['lookups.get', () => store.lookups.get('USER', 'L')],
     ['lookups.put', () => store.lookups.put('USER', 'L', { a: 'b' })],
     ['lookups.delete', () => store.lookups.delete('USER', 'L')],
+    ['lookups.putMany', () => store.lookups.putMany('USER', { L: { a: 'b' } })],
+    ['settingsMigrations.stageSwap', () => store.settingsMigrations.stageSwap({ id: 'x', owner: 'o', folder: '/f', packageName: 'p', staging: '/f/s' })],
+    ['settingsMigrations.commit', () => store.settingsMigrations.commit('USER', { classes: [], schemas: [], productions: [] }, null)],
+    ['settingsMigrations.swaps', () => store.settingsMigrations.swaps('o')],
+    ['settingsMigrations.forgetSwap', () => store.settingsMigrations.forgetSwap('x')],
   ];
 }
 

@@ -189,6 +189,24 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         );`,
       ),
   },
+  {
+    name: 'package-swaps',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE TABLE package_swaps (
+          id TEXT COLLATE "C" PRIMARY KEY,
+          owner TEXT NOT NULL,
+          folder TEXT NOT NULL,
+          package_name TEXT NOT NULL,
+          staging TEXT NOT NULL,
+          committed BOOLEAN NOT NULL DEFAULT FALSE,
+          created_at BIGINT NOT NULL
+        );
+        CREATE INDEX package_swaps_by_owner ON package_swaps (owner, created_at);`,
+      ),
+  },
 ];
 
 /**

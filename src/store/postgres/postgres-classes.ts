@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { ClassBinding, ComponentKind, DeclaredSetting } from '../../core/components.ts';
 import type { ClassRepository } from '../store.ts';
-import type { PostgresContext } from './postgres-context.ts';
+import type { Db, PostgresContext } from './postgres-context.ts';
 import type { ClassBindingsTable } from './postgres-schema.ts';
 
 const columns = ['name', 'kind', 'runtime', 'module', 'class_name', 'classpaths', 'settings', 'adapter_type', 'updated_at'] as const;
@@ -33,25 +33,9 @@ export class PostgresClasses implements ClassRepository {
   }
 
   put(namespace: string, binding: ClassBinding): Promise<void> {
-    return this.#ctx.run('save a class binding', async (db) => {
-      const nsId = await this.#ctx.requireNamespace(namespace);
-      const row = {
-        kind: binding.kind,
-        runtime: binding.runtime,
-        module: binding.module,
-        class_name: binding.className,
-        classpaths: JSON.stringify(binding.classpaths),
-        settings: JSON.stringify(binding.settings),
-        adapter_type: binding.adapterType,
-        updated_at: binding.updatedAt,
-      };
-      await db
-        .insertInto('class_bindings')
-        .values({ ns_id: nsId, name: binding.name, ...row })
-        .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet(row))
-        .execute();
-    });
+    return this.#ctx.run('save a class binding', async (db) => putClassRow(db, await this.#ctx.requireNamespace(namespace), binding));
   }
+
 
   delete(namespace: string, name: string): Promise<void> {
     return this.#ctx.run('delete a class binding', async (db) => {
@@ -73,4 +57,23 @@ function toBinding(row: Pick<Selectable<ClassBindingsTable>, (typeof columns)[nu
     adapterType: row.adapter_type,
     updatedAt: row.updated_at,
   };
+}
+
+/** The write itself, on the pool or inside a caller's transaction (a migration's registrations). */
+export async function putClassRow(db: Db, nsId: number, binding: ClassBinding): Promise<void> {
+  const row = {
+    kind: binding.kind,
+    runtime: binding.runtime,
+    module: binding.module,
+    class_name: binding.className,
+    classpaths: JSON.stringify(binding.classpaths),
+    settings: JSON.stringify(binding.settings),
+    adapter_type: binding.adapterType,
+    updated_at: binding.updatedAt,
+  };
+  await db
+    .insertInto('class_bindings')
+    .values({ ns_id: nsId, name: binding.name, ...row })
+    .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet(row))
+    .execute();
 }

@@ -1,4 +1,4 @@
-/** Lookup tables on PostgreSQL: a put replaces the whole table in one transaction. */
+/** Lookup tables on PostgreSQL: a put replaces whole tables in one transaction. */
 import type { LookupRepository } from '../store.ts';
 import type { PostgresContext } from './postgres-context.ts';
 
@@ -36,20 +36,29 @@ export class PostgresLookups implements LookupRepository {
     });
   }
 
-  /** The table row is written first: its row lock makes concurrent puts of one table take turns. */
   put(namespace: string, table: string, entries: Record<string, string>): Promise<void> {
-    return this.#ctx.write('save a lookup table', async (trx) => {
+    return this.putMany(namespace, { [table]: entries });
+  }
+
+  /**
+   * Each table row is written first: its row lock makes concurrent puts of one table take turns.
+   * Tables are taken in name order, so two imports of overlapping tables cannot deadlock.
+   */
+  putMany(namespace: string, tables: Record<string, Record<string, string>>): Promise<void> {
+    return this.#ctx.write('save lookup tables', async (trx) => {
       const nsId = await this.#ctx.requireNamespace(namespace);
       const now = Date.now();
-      await trx
-        .insertInto('lookup_tables')
-        .values({ ns_id: nsId, name: table, updated_at: now })
-        .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet({ updated_at: now }))
-        .execute();
-      await trx.deleteFrom('lookup_entries').where('ns_id', '=', nsId).where('table_name', '=', table).execute();
-      const rows = Object.entries(entries).map(([key, value]) => ({ ns_id: nsId, table_name: table, key, value }));
-      for (let start = 0; start < rows.length; start += insertChunk) {
-        await trx.insertInto('lookup_entries').values(rows.slice(start, start + insertChunk)).execute();
+      for (const table of Object.keys(tables).sort()) {
+        await trx
+          .insertInto('lookup_tables')
+          .values({ ns_id: nsId, name: table, updated_at: now })
+          .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet({ updated_at: now }))
+          .execute();
+        await trx.deleteFrom('lookup_entries').where('ns_id', '=', nsId).where('table_name', '=', table).execute();
+        const rows = Object.entries(tables[table]!).map(([key, value]) => ({ ns_id: nsId, table_name: table, key, value }));
+        for (let start = 0; start < rows.length; start += insertChunk) {
+          await trx.insertInto('lookup_entries').values(rows.slice(start, start + insertChunk)).execute();
+        }
       }
     });
   }

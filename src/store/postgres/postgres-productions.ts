@@ -2,7 +2,7 @@
 import { ConveyorError } from '../../core/errors.ts';
 import type { ProductionDefinition, ProductionRecord } from '../../core/production.ts';
 import type { ProductionRepository, ProductionStatePatch } from '../store.ts';
-import type { PostgresContext } from './postgres-context.ts';
+import type { Db, PostgresContext } from './postgres-context.ts';
 import type { ProductionsTable } from './postgres-schema.ts';
 import type { Selectable, Updateable } from 'kysely';
 
@@ -34,16 +34,7 @@ export class PostgresProductions implements ProductionRepository {
   }
 
   put(namespace: string, definition: ProductionDefinition): Promise<void> {
-    return this.#ctx.run('save a production', async (db) => {
-      const nsId = await this.#ctx.requireNamespace(namespace);
-      const text = JSON.stringify(definition);
-      const now = Date.now();
-      await db
-        .insertInto('productions')
-        .values({ ns_id: nsId, name: definition.name, definition: text, updated_at: now, last_start_time: null, last_stop_time: null })
-        .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet({ definition: text, updated_at: now }))
-        .execute();
-    });
+    return this.#ctx.run('save a production', async (db) => putProductionRow(db, await this.#ctx.requireNamespace(namespace), definition));
   }
 
   /** Also forgets the namespace's default when it named this production. */
@@ -111,4 +102,15 @@ function toRecord(namespace: string, row: Pick<Selectable<ProductionsTable>, (ty
     state: row.state,
     updatedAt: row.updated_at,
   };
+}
+
+/** The write itself, on the pool or inside a caller's transaction (a migration's registrations). */
+export async function putProductionRow(db: Db, nsId: number, definition: ProductionDefinition): Promise<void> {
+  const text = JSON.stringify(definition);
+  const now = Date.now();
+  await db
+    .insertInto('productions')
+    .values({ ns_id: nsId, name: definition.name, definition: text, updated_at: now, last_start_time: null, last_stop_time: null })
+    .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet({ definition: text, updated_at: now }))
+    .execute();
 }

@@ -19,6 +19,7 @@ export interface PgDatabase {
   log_entries: LogEntriesTable;
   nodes: NodesTable;
   leases: LeasesTable;
+  package_swaps: PackageSwapsTable;
 }
 
 export interface NamespacesTable {
@@ -137,4 +138,14 @@ export interface LeasesTable {
   owner: string;
   acquired_at: number;
   expires_at: number;
+}
+
+export interface PackageSwapsTable {
+  id: string;
+  owner: string;
+  folder: string;
+  package_name: string;
+  staging: string;
+  committed: Generated<boolean>;
+  created_at: number;
 }

@@ -1,6 +1,6 @@
 /** JSON schemas (DTL doc types) on PostgreSQL, one row per name. */
 import type { SchemaRepository, StoredSchema } from '../store.ts';
-import type { PostgresContext } from './postgres-context.ts';
+import type { Db, PostgresContext } from './postgres-context.ts';
 
 export class PostgresSchemas implements SchemaRepository {
   readonly #ctx: PostgresContext;
@@ -37,15 +37,7 @@ export class PostgresSchemas implements SchemaRepository {
   }
 
   put(namespace: string, schema: Omit<StoredSchema, 'updatedAt'>): Promise<void> {
-    return this.#ctx.run('save a schema', async (db) => {
-      const nsId = await this.#ctx.requireNamespace(namespace);
-      const row = { category: schema.category, schema: schema.schema, updated_at: Date.now() };
-      await db
-        .insertInto('schemas')
-        .values({ ns_id: nsId, name: schema.name, ...row })
-        .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet(row))
-        .execute();
-    });
+    return this.#ctx.run('save a schema', async (db) => putSchemaRow(db, await this.#ctx.requireNamespace(namespace), schema));
   }
 
   delete(namespace: string, name: string): Promise<void> {
@@ -54,4 +46,14 @@ export class PostgresSchemas implements SchemaRepository {
       await db.deleteFrom('schemas').where('ns_id', '=', nsId).where('name', '=', name).execute();
     });
   }
+}
+
+/** The write itself, on the pool or inside a caller's transaction (a migration's registrations). */
+export async function putSchemaRow(db: Db, nsId: number, schema: Omit<StoredSchema, 'updatedAt'>): Promise<void> {
+  const row = { category: schema.category, schema: schema.schema, updated_at: Date.now() };
+  await db
+    .insertInto('schemas')
+    .values({ ns_id: nsId, name: schema.name, ...row })
+    .onConflict((oc) => oc.columns(['ns_id', 'name']).doUpdateSet(row))
+    .execute();
 }

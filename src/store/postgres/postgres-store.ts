@@ -20,6 +20,7 @@ import { PostgresCluster } from './postgres-cluster.ts';
 import { PostgresContext, toStoreError } from './postgres-context.ts';
 import { PostgresLog } from './postgres-log.ts';
 import { PostgresLookups } from './postgres-lookups.ts';
+import { PostgresSettingsMigrations } from './postgres-settings-migrations.ts';
 import { PostgresMessages } from './postgres-messages.ts';
 import { PostgresNamespaces } from './postgres-namespaces.ts';
 import { PostgresProductions } from './postgres-productions.ts';
@@ -138,6 +139,7 @@ class PostgresStore implements Store {
   readonly schemas: PostgresSchemas;
   readonly transforms: PostgresTransforms;
   readonly lookups: PostgresLookups;
+  readonly settingsMigrations: PostgresSettingsMigrations;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
   readonly #notifier: PgNotifier;
@@ -177,6 +179,7 @@ class PostgresStore implements Store {
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresTransforms(ctx);
     this.lookups = new PostgresLookups(ctx);
+    this.settingsMigrations = new PostgresSettingsMigrations(ctx);
     this.cluster = new PostgresCluster(ctx, this.#notifier);
   }
 

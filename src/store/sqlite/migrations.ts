@@ -152,6 +152,23 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       `);
     },
   },
+  {
+    name: 'package-swaps',
+    apply: (db) => {
+      db.exec(`
+        CREATE TABLE package_swaps (
+          id TEXT PRIMARY KEY,
+          owner TEXT NOT NULL,
+          folder TEXT NOT NULL,
+          package_name TEXT NOT NULL,
+          staging TEXT NOT NULL,
+          committed INTEGER NOT NULL DEFAULT 0,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX package_swaps_by_owner ON package_swaps (owner, created_at);
+      `);
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

@@ -52,19 +52,22 @@ export class SqliteClasses implements ClassRepository {
   }
 
   put(namespace: string, binding: ClassBinding): Promise<void> {
-    return this.#ctx.run('save a class binding', () => {
-      this.#put.run({
-        nsId: this.#ctx.requireNamespace(namespace),
-        name: binding.name,
-        kind: binding.kind,
-        runtime: binding.runtime,
-        module: binding.module,
-        className: binding.className,
-        classpaths: JSON.stringify(binding.classpaths),
-        settings: JSON.stringify(binding.settings),
-        adapterType: binding.adapterType,
-        updatedAt: binding.updatedAt,
-      });
+    return this.#ctx.run('save a class binding', () => this.putRow(this.#ctx.requireNamespace(namespace), binding));
+  }
+
+  /** The write itself, for callers that hold a transaction (a migration's registrations). */
+  putRow(nsId: number, binding: ClassBinding): void {
+    this.#put.run({
+      nsId,
+      name: binding.name,
+      kind: binding.kind,
+      runtime: binding.runtime,
+      module: binding.module,
+      className: binding.className,
+      classpaths: JSON.stringify(binding.classpaths),
+      settings: JSON.stringify(binding.settings),
+      adapterType: binding.adapterType,
+      updatedAt: binding.updatedAt,
     });
   }
 

@@ -1,4 +1,4 @@
-/** Lookup tables on SQLite: a put replaces the whole table in one transaction. */
+/** Lookup tables on SQLite: a put replaces whole tables in one transaction. */
 import type Database from 'better-sqlite3';
 import type { LookupRepository } from '../store.ts';
 import type { SqliteContext } from './sqlite-context.ts';
@@ -44,11 +44,18 @@ export class SqliteLookups implements LookupRepository {
   }
 
   put(namespace: string, table: string, entries: Record<string, string>): Promise<void> {
-    return this.#ctx.write('save a lookup table', () => {
+    return this.putMany(namespace, { [table]: entries });
+  }
+
+  putMany(namespace: string, tables: Record<string, Record<string, string>>): Promise<void> {
+    return this.#ctx.write('save lookup tables', () => {
       const nsId = this.#ctx.requireNamespace(namespace);
-      this.#putTable.run(nsId, table, Date.now());
-      this.#clear.run(nsId, table);
-      for (const [key, value] of Object.entries(entries)) this.#insert.run(nsId, table, key, value);
+      const now = Date.now();
+      for (const [table, entries] of Object.entries(tables)) {
+        this.#putTable.run(nsId, table, now);
+        this.#clear.run(nsId, table);
+        for (const [key, value] of Object.entries(entries)) this.#insert.run(nsId, table, key, value);
+      }
     });
   }
 

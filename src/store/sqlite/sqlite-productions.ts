@@ -67,10 +67,12 @@ export class SqliteProductions implements ProductionRepository {
   }
 
   put(namespace: string, definition: ProductionDefinition): Promise<void> {
-    return this.#ctx.run('save a production', () => {
-      const nsId = this.#ctx.requireNamespace(namespace);
-      this.#put.run(nsId, definition.name, JSON.stringify(definition), Date.now());
-    });
+    return this.#ctx.run('save a production', () => this.putRow(this.#ctx.requireNamespace(namespace), definition));
+  }
+
+  /** The write itself, for callers that hold a transaction (a migration's registrations). */
+  putRow(nsId: number, definition: ProductionDefinition): void {
+    this.#put.run(nsId, definition.name, JSON.stringify(definition), Date.now());
   }
 
   /** Also forgets the namespace's default when it named this production. */

@@ -36,9 +36,12 @@ export class SqliteSchemas implements SchemaRepository {
   }
 
   put(namespace: string, schema: Omit<StoredSchema, 'updatedAt'>): Promise<void> {
-    return this.#ctx.run('save a schema', () => {
-      this.#put.run(this.#ctx.requireNamespace(namespace), schema.name, schema.category, schema.schema, Date.now());
-    });
+    return this.#ctx.run('save a schema', () => this.putRow(this.#ctx.requireNamespace(namespace), schema));
+  }
+
+  /** The write itself, for callers that hold a transaction (a migration's registrations). */
+  putRow(nsId: number, schema: Omit<StoredSchema, 'updatedAt'>): void {
+    this.#put.run(nsId, schema.name, schema.category, schema.schema, Date.now());
   }
 
   delete(namespace: string, name: string): Promise<void> {

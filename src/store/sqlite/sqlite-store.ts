@@ -22,6 +22,7 @@ import { SqliteMessages } from './sqlite-messages.ts';
 import { SqliteNamespaces } from './sqlite-namespaces.ts';
 import { SqliteProductions } from './sqlite-productions.ts';
 import { SqliteSchemas } from './sqlite-schemas.ts';
+import { SqliteSettingsMigrations } from './sqlite-settings-migrations.ts';
 import { SqliteTransforms } from './sqlite-transforms.ts';
 import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
 
@@ -81,6 +82,7 @@ class SqliteStore implements Store {
   readonly schemas: SqliteSchemas;
   readonly transforms: SqliteTransforms;
   readonly lookups: SqliteLookups;
+  readonly settingsMigrations: SqliteSettingsMigrations;
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
@@ -106,6 +108,7 @@ class SqliteStore implements Store {
     this.schemas = new SqliteSchemas(ctx);
     this.transforms = new SqliteTransforms(ctx);
     this.lookups = new SqliteLookups(ctx);
+    this.settingsMigrations = new SqliteSettingsMigrations(ctx, { classes: this.classes, schemas: this.schemas, productions: this.productions });
   }
 
   close(): Promise<void> {
