@@ -32,6 +32,19 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'web/dist/**', 'python/**'] },
   ...tseslint.configs.recommended,
   {
+    // Type-aware rules: each file is checked with the types of its own tsconfig (web/src has its own).
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its rejection; fire-and-forget must say so with `void` or handle it with `.catch`.
+      '@typescript-eslint/no-floating-promises': 'error',
+      // An async function where a void callback is expected (event handlers, forEach, timers) drops its rejection.
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A switch over a union must name every member, so adding a member makes the compiler point at each switch.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     // Import cycles are caught by test/architecture/import-graph.test.ts.
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],

@@ -109,7 +109,8 @@ export class ItemHost {
       this.state = 'error';
       this.error = errorText(error);
       this.router.log.write('Error', `Item ${this.name} failed to start: ${this.error}`, { configName: this.name });
-      for (const job of this.jobs) this.endJob(job, 'kill');
+      // A kill ends each job at once (endJob awaits only on 'stop'): nothing to wait for.
+      for (const job of this.jobs) void this.endJob(job, 'kill');
       this.jobs = [];
       return;
     }
@@ -143,7 +144,8 @@ export class ItemHost {
     this.state = 'stopped';
     this.queue.close();
     this.pause.interrupt();
-    for (const job of this.jobs) this.endJob(job, 'kill');
+    // A kill ends each job at once (endJob awaits only on 'stop'): nothing to wait for.
+    for (const job of this.jobs) void this.endJob(job, 'kill');
     this.jobs = [];
   }
 

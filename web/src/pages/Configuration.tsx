@@ -73,7 +73,7 @@ export function Configuration({ production }: { production: string }) {
         actions={
           <>
             {can('operator') && running ? (
-              <button type="button" disabled={lifecycle.busy} onClick={() => lifecycle.run(() => api.post('/update')).then(() => (setSaved(false), items.reload()))}>
+              <button type="button" disabled={lifecycle.busy} onClick={() => void lifecycle.run(() => api.post('/update')).then(() => (setSaved(false), items.reload()))}>
                 Update
               </button>
             ) : null}
@@ -149,13 +149,13 @@ export function Configuration({ production }: { production: string }) {
                 ) : null}
                 {can('operator') && running ? (
                   <div className="button-row">
-                    <button type="button" disabled={lifecycle.busy} onClick={() => component('start')}>
+                    <button type="button" disabled={lifecycle.busy} onClick={() => void component('start')}>
                       Start item
                     </button>
-                    <button type="button" disabled={lifecycle.busy} onClick={() => component('stop')}>
+                    <button type="button" disabled={lifecycle.busy} onClick={() => void component('stop')}>
                       Stop item
                     </button>
-                    <button type="button" disabled={lifecycle.busy} onClick={() => component('restart')}>
+                    <button type="button" disabled={lifecycle.busy} onClick={() => void component('restart')}>
                       Restart item
                     </button>
                   </div>
@@ -224,7 +224,7 @@ export function Configuration({ production }: { production: string }) {
                       ))}
                   </div>
                   <div className="button-row">
-                    <button type="button" className="primary" disabled={!dirty || save.busy} onClick={saveDraft}>
+                    <button type="button" className="primary" disabled={!dirty || save.busy} onClick={() => void saveDraft()}>
                       Save
                     </button>
                     <button type="button" disabled={!dirty} onClick={() => stored.data && setDraft(structuredClone(stored.data))}>

@@ -139,7 +139,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
         actions={
           <>
             {stored.data?.history.length ? (
-              <select value="" onChange={(e) => e.target.value && api.get<TransformDocument>(`/transforms/${encodeURIComponent(name)}`, { version: e.target.value }).then((version) => (load(version.source), setDirty(true)))} aria-label="History">
+              <select value="" onChange={(e) => e.target.value && void save.run(() => api.get<TransformDocument>(`/transforms/${encodeURIComponent(name)}`, { version: e.target.value }).then((version) => (load(version.source), setDirty(true))))} aria-label="History">
                 <option value="">History…</option>
                 {[...stored.data.history].reverse().map((entry) => (
                   <option key={entry.version} value={entry.version}>
@@ -148,11 +148,11 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
                 ))}
               </select>
             ) : null}
-            <button type="button" disabled={compile.busy} onClick={() => compile.run(async () => setCompiled((await api.post<{ diagnostics: Diagnostic[] }>('/transforms/compile', { source: xml })).diagnostics))}>
+            <button type="button" disabled={compile.busy} onClick={() => void compile.run(async () => setCompiled((await api.post<{ diagnostics: Diagnostic[] }>('/transforms/compile', { source: xml })).diagnostics))}>
               Compile
             </button>
             {readOnly ? null : (
-              <button type="button" className="primary" disabled={save.busy || !dirty} onClick={saveDocument}>
+              <button type="button" className="primary" disabled={save.busy || !dirty} onClick={() => void saveDocument()}>
                 Save
               </button>
             )}

@@ -36,7 +36,7 @@ export function DtlTester({ name, source }: { name: string; source?: string }) {
           type="button"
           className="primary"
           disabled={read.error !== '' || run.busy}
-          onClick={() => run.run(async () => setResult(await api.post<RunResult>('/transforms/run', { ...(source !== undefined ? { source } : { name }), json: read.json })))}
+          onClick={() => void run.run(async () => setResult(await api.post<RunResult>('/transforms/run', { ...(source !== undefined ? { source } : { name }), json: read.json })))}
         >
           Run
         </button>

@@ -104,7 +104,7 @@ export function Lookups() {
                   <button type="button" onClick={() => setEntries([...entries, { key: '', value: '' }])}>
                     Add entry
                   </button>
-                  <button type="button" className="primary" disabled={save.busy || duplicate !== undefined} onClick={saveTable}>
+                  <button type="button" className="primary" disabled={save.busy || duplicate !== undefined} onClick={() => void saveTable()}>
                     Save table
                   </button>
                   <label className="inline">
@@ -113,19 +113,22 @@ export function Lookups() {
                       type="file"
                       accept=".json,.csv,text/csv,application/json"
                       aria-label="Import entries"
-                      onChange={async (e) => {
+                      onChange={(e) => {
                         const file = e.target.files?.[0];
                         if (!file) return;
-                        try {
-                          setEntries(parseLookupFile(await file.text()));
-                          setFileError('');
-                        } catch (error) {
-                          setFileError(`${file.name}: ${(error as Error).message}`);
-                        }
+                        // Reading and parsing fail into fileError, so the promise never rejects.
+                        void (async () => {
+                          try {
+                            setEntries(parseLookupFile(await file.text()));
+                            setFileError('');
+                          } catch (error) {
+                            setFileError(`${file.name}: ${(error as Error).message}`);
+                          }
+                        })();
                       }}
                     />
                   </label>
-                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && save.run(async () => (await api.delete(`/lookups/${encodeURIComponent(table)}`), setTable(''), tables.reload()))}>
+                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && void save.run(async () => (await api.delete(`/lookups/${encodeURIComponent(table)}`), setTable(''), tables.reload()))}>
                     Delete table
                   </button>
                 </>

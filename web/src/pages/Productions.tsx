@@ -35,16 +35,16 @@ export function Productions() {
       actions={
         can('operator') && running ? (
           <>
-            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/stop'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/stop'))}>
               Stop
             </button>
-            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/restart'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/restart'))}>
               Restart
             </button>
-            <button type="button" disabled={action.busy} onClick={() => act(() => api.post('/update'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/update'))}>
               Update
             </button>
-            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && act(() => api.post('/kill'))}>
+            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && void act(() => api.post('/kill'))}>
               Kill
             </button>
           </>
@@ -88,14 +88,14 @@ export function Productions() {
                 {data?.defaultProduction === name ? (
                   <strong>default</strong>
                 ) : can('admin') ? (
-                  <button type="button" className="link" onClick={() => act(() => api.put('/default', { production: name }))}>
+                  <button type="button" className="link" onClick={() => void act(() => api.put('/default', { production: name }))}>
                     Make default
                   </button>
                 ) : null}
               </td>
               <td className="row-actions">
                 {can('operator') && !running ? (
-                  <button type="button" className="primary" disabled={action.busy} onClick={() => act(() => api.post('/start', { production: name }))}>
+                  <button type="button" className="primary" disabled={action.busy} onClick={() => void act(() => api.post('/start', { production: name }))}>
                     Start
                   </button>
                 ) : null}

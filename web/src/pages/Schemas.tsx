@@ -80,7 +80,7 @@ export function Schemas() {
       </Panel>
       {can('admin') ? (
         <Panel title="Import a JSON schema">
-          <form className="filters" onSubmit={submit} aria-label="Import schema">
+          <form className="filters" onSubmit={(event) => void submit(event)} aria-label="Import schema">
             <label>
               Package
               <input value={pkg} onChange={(e) => setPkg(e.target.value)} required placeholder="demo" aria-label="Package" />
@@ -95,9 +95,10 @@ export function Schemas() {
                 type="file"
                 accept=".json,application/json"
                 aria-label="Schema file"
-                onChange={async (e) => {
+                onChange={(e) => {
                   const file = e.target.files?.[0];
-                  setUpload(file ? { file: file.name, text: await file.text() } : null);
+                  // A file that cannot be read shows its error where the import's errors show.
+                  void importing.run(async () => setUpload(file ? { file: file.name, text: await file.text() } : null));
                 }}
               />
             </label>

@@ -24,7 +24,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Awaited<ReturnTyp
 
   return (
     <main className="sign-in">
-      <form onSubmit={submit} aria-label="Sign in">
+      <form onSubmit={(event) => void submit(event)} aria-label="Sign in">
         <h1>Conveyor</h1>
         <p className="muted">Management portal</p>
         <label>

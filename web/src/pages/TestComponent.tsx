@@ -51,7 +51,7 @@ export function TestComponent() {
       <Panel title="Test a component">
         <ErrorNote error={items.error} />
         {items.data && !running ? <div className="notice">No production is running in this namespace: start one to test its items.</div> : null}
-        <form onSubmit={submit} className="test-form" aria-label="Test message">
+        <form onSubmit={(event) => void submit(event)} className="test-form" aria-label="Test message">
           <label>
             Target item
             <select value={target} onChange={(e) => setTarget(e.target.value)} required aria-label="Target item">
