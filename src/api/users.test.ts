@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +22,16 @@ describe('UserDirectory', () => {
     expect(saved[0].salt).not.toBe(saved[1].salt);
     expect(saved[0].hash).not.toBe(saved[1].hash);
     expect((await stat(users.file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('removes the half-written file a killed writer left, keeping the users', async () => {
+    const first = await UserDirectory.open(join(dir, 'users.json'));
+    await first.set('alice', 's3cret', 'admin');
+    // No process has this pid (pids stay below 2^22 on Linux): its writer is gone.
+    await writeFile(join(dir, 'users.json.99999999.tmp'), '{"users": [');
+    const reopened = await UserDirectory.open(join(dir, 'users.json'));
+    expect(await reopened.verify('alice', 's3cret')).toEqual({ name: 'alice', role: 'admin' });
+    expect((await readdir(dir)).sort()).toEqual(['users.json']);
   });
 
   it('verifies the right password only', async () => {

@@ -4,8 +4,9 @@
  * except the one generated for the first admin, which the caller prints once.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { removeStaleTemporaries, writeFileAtomic } from '../core/atomic-file.ts';
 import { ConveyorError } from '../core/errors.ts';
 
 export const roles = ['viewer', 'operator', 'admin'] as const;
@@ -74,6 +75,7 @@ export class UserDirectory {
   /** Opens the file (a missing file is an empty directory; it is created on the first change). */
   static async open(file: string): Promise<UserDirectory> {
     const directory = new UserDirectory(file);
+    await removeStaleTemporaries(file);
     await directory.reload();
     return directory;
   }
@@ -166,11 +168,10 @@ export class UserDirectory {
     if (admins <= 1) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last admin`, { hint: 'Give another user the admin role first' });
   }
 
+  /** All or nothing across kill -9: the file holds either the old users or the new ones. */
   async #save(): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify({ users: [...this.#users.values()] }, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, this.file);
+    await writeFileAtomic(this.file, `${JSON.stringify({ users: [...this.#users.values()] }, null, 2)}\n`);
     this.#loadedMtime = (await stat(this.file)).mtimeMs;
     this.#generation++;
   }
