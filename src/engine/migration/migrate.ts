@@ -1,14 +1,15 @@
 /**
  * The settings.py migration (IoP `iop -m`): registers the CLASSES as class bindings, stores the
  * PRODUCTIONS as definitions and the SCHEMAS as JSON Schemas named `module.Class`. Everything is
- * read and checked first; the store is written only when the whole file is valid.
+ * read and checked first; then every registration is written in one store transaction, so a kill
+ * at any instant leaves either none or all of them.
  */
 import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ClassBinding } from '../../core/components.ts';
 import { ConveyorError } from '../../core/errors.ts';
 import { newItem, newProduction, type ItemDefinition, type ProductionDefinition } from '../../core/production.ts';
-import type { Store } from '../../store/store.ts';
+import type { MigrationRegistrations, Store } from '../../store/store.ts';
 import { defaultInterpreter } from '../../bridge/index.ts';
 import type { MigrationReport } from '../engine-api.ts';
 import { runSettingsScript, type ScriptItem, type ScriptProduction } from './settings-script.ts';
@@ -22,7 +23,20 @@ export interface MigrateOptions {
   timeoutMs?: number;
 }
 
+/** A settings file read and checked, not yet written anywhere. */
+export interface PreparedMigration {
+  registrations: MigrationRegistrations;
+  report: MigrationReport;
+}
+
 export async function migrateSettings(store: Store, namespace: string, settingsPath: string, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const prepared = await prepareMigration(settingsPath, options);
+  await store.settingsMigrations.commit(namespace, prepared.registrations, null);
+  return prepared.report;
+}
+
+/** Runs the settings file (its user code) and turns what it declares into registrations; writes nothing. */
+export async function prepareMigration(settingsPath: string, options: MigrateOptions = {}): Promise<PreparedMigration> {
   const path = resolve(settingsPath);
   try {
     await access(path);
@@ -31,27 +45,22 @@ export async function migrateSettings(store: Store, namespace: string, settingsP
   }
   const document = await runSettingsScript(path, options.interpreter ?? defaultInterpreter(), options.timeoutMs ?? 120_000);
   const now = Date.now();
-  const bindings: ClassBinding[] = document.classes.map((c) => ({ ...c, runtime: 'python', updatedAt: now }));
+  const classes: ClassBinding[] = document.classes.map((c) => ({ ...c, runtime: 'python', updatedAt: now }));
   const productions = document.productions.map((p, index) => toDefinition(path, index, p));
-  const output: string[] = [];
-  for (const binding of bindings) {
-    await store.classes.put(namespace, binding);
-    output.push(`Registered ${binding.kind} ${binding.name} (${binding.module}.${binding.className})`);
-  }
-  for (const schema of document.schemas) {
-    await store.schemas.put(namespace, schema);
-    output.push(`Registered schema ${schema.name}`);
-  }
-  for (const production of productions) {
-    await store.productions.put(namespace, production);
-    output.push(`Registered production ${production.name}`);
-  }
-  for (const section of document.missing) output.push(missingLines[section]);
+  const output = [
+    ...classes.map((binding) => `Registered ${binding.kind} ${binding.name} (${binding.module}.${binding.className})`),
+    ...document.schemas.map((schema) => `Registered schema ${schema.name}`),
+    ...productions.map((production) => `Registered production ${production.name}`),
+    ...document.missing.map((section) => missingLines[section]),
+  ];
   return {
-    classes: bindings.map((b) => b.name),
-    productions: productions.map((p) => p.name),
-    schemas: document.schemas.map((s) => s.name),
-    output,
+    registrations: { classes, schemas: document.schemas, productions },
+    report: {
+      classes: classes.map((b) => b.name),
+      productions: productions.map((p) => p.name),
+      schemas: document.schemas.map((s) => s.name),
+      output,
+    },
   };
 }
 
