@@ -1,11 +1,15 @@
 """Runs the Python of a DTL transform (language="python", Python <code>) for the engine.
 
-Reads one request as JSON on stdin ({mode, code, imports, source, target, aux, locals}), evaluates
-it with `source` / `target` offering the IoP virtual-document calls (GetValueAt, SetValueAt) over
-the JSON documents, and writes the result as JSON on stdout. A failure exits non-zero with the
-Python error on stderr.
+The worker host (conveyor_host) answers a `dtl` frame {mode, code, imports, source, target, aux,
+locals} with `run_dtl_python`: `source` / `target` offer the IoP virtual-document calls
+(GetValueAt, SetValueAt) over the JSON documents. The code is compiled under the file name
+`<dtl python>`, so a failure names the line of the action's code that raised.
 """
-import json, re, sys
+import re
+
+CODE_FILE = '<dtl python>'
+IMPORTS_FILE = '<dtl imports>'
+
 
 def _steps(path):
     out = []
@@ -46,16 +50,17 @@ class Document:
             node[last] = value
         return 1
 
-request = json.loads(sys.stdin.read())
-scope = dict(request['locals'])
-scope.update(source=Document(request['source']), target=Document(request['target']), aux=request['aux'])
-if request['imports'].strip():
-    exec(request['imports'], scope)
-result = {}
-if request['mode'] == 'eval':
-    result['value'] = eval(request['code'], scope)
-else:
-    exec(request['code'], scope)
-    result['target'] = scope['target'].data
-    result['locals'] = {k: v for k, v in scope.items() if k in request['locals'] or (not k.startswith('__') and isinstance(v, (str, int, float, bool, list, dict)))}
-sys.stdout.write(json.dumps(result))
+def run_dtl_python(request):
+    """`eval`: {'value': the expression's value}; `exec`: {'target': ..., 'locals': ...} after the code ran."""
+    scope = dict(request['locals'])
+    scope.update(source=Document(request['source']), target=Document(request['target']), aux=request['aux'])
+    if request['imports'].strip():
+        exec(compile(request['imports'], IMPORTS_FILE, 'exec'), scope)
+    if request['mode'] == 'eval':
+        return {'value': eval(compile(request['code'], CODE_FILE, 'eval'), scope)}
+    exec(compile(request['code'], CODE_FILE, 'exec'), scope)
+    target = scope['target']
+    return {
+        'target': target.data if isinstance(target, Document) else target,
+        'locals': {k: v for k, v in scope.items() if k in request['locals'] or (not k.startswith('__') and isinstance(v, (str, int, float, bool, list, dict)))},
+    }

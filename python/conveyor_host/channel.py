@@ -10,12 +10,17 @@ import queue
 import struct
 import threading
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 _HEADER = struct.Struct('>I')
 
 
 class EngineError(RuntimeError):
-    """The engine refused or failed an operation this worker asked for."""
+    """The engine refused or failed an operation this worker asked for. `code` is the engine's
+    error code (ERR_TIMEOUT, ERR_ITEM_NOT_FOUND, ...), so user code can tell the kinds apart."""
+
+    def __init__(self, message, code='ERR_INTERNAL'):
+        super().__init__(message)
+        self.code = code
 
 
 class _Pending:
@@ -64,7 +69,7 @@ class Channel:
         return _value_of(pending.frame)
 
     def request_async(self, frame, callback):
-        """Sends an `op` frame; `callback(ok, value_or_error)` runs on the reader thread."""
+        """Sends an `op` frame; `callback(ok, value_or_engine_error)` runs on the reader thread."""
         _, frame_id = self._register(callback)
         frame['id'] = frame_id
         self.send(frame)
@@ -96,7 +101,7 @@ class Channel:
                 if payload is None:
                     break
                 frame = json.loads(payload.decode('utf-8'))
-                if frame.get('t') == 'result':
+                if frame.get('t') in ('result', 'failure'):
                     self._resolve(frame)
                 else:
                     self.inbox.put(frame)
@@ -113,10 +118,10 @@ class Channel:
             return
         pending.frame = frame
         if pending.callback is not None:
-            if frame.get('ok'):
-                pending.callback(True, frame.get('value'))
+            if frame['t'] == 'result':
+                pending.callback(True, frame['value'])
             else:
-                pending.callback(False, _error_text(frame))
+                pending.callback(False, _engine_error(frame))
         pending.event.set()
 
     def _close_pending(self):
@@ -124,21 +129,22 @@ class Channel:
             self.closed = True
             waiting = list(self._pending.values())
             self._pending.clear()
-        lost = {'t': 'result', 'ok': False, 'error': {'message': 'the Conveyor engine closed the connection'}}
+        lost = {'t': 'failure', 'failure': {'code': 'ERR_BRIDGE', 'message': 'the Conveyor engine closed the connection'}}
         for pending in waiting:
             pending.frame = lost
             if pending.callback is not None:
-                pending.callback(False, _error_text(lost))
+                pending.callback(False, _engine_error(lost))
             pending.event.set()
 
 
-def _error_text(frame):
-    error = frame.get('error') or {}
-    return error.get('message') or 'unknown engine error'
+def _engine_error(frame):
+    """The engine's side of the failure converter, read back: its code and text."""
+    failure = frame['failure']
+    return EngineError(failure['message'], failure['code'])
 
 
 def _value_of(frame):
-    if frame.get('ok'):
-        return frame.get('value')
-    raise EngineError(_error_text(frame))
+    if frame['t'] == 'result':
+        return frame['value']
+    raise _engine_error(frame)
 

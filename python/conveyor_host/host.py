@@ -19,12 +19,22 @@ from iop._serialization import deserialize, serialize
 from iop._settings import apply_settings
 
 from .channel import PROTOCOL_VERSION
+from .failure import failure_of
 
 
 class HookError(Exception):
-    def __init__(self, payload):
-        super().__init__(payload.get('message', ''))
-        self.payload = payload
+    """A step of a request failed; `failure` is already the structured failure to send."""
+
+    def __init__(self, failure):
+        super().__init__(failure['message'])
+        self.failure = failure
+
+
+_HOOK_METHODS = {'message': 'on_message', 'process_input': 'on_process_input', 'response': 'on_response', 'complete': 'on_complete'}
+
+
+def _protocol_error(message, step):
+    return HookError({'type': 'ProtocolError', 'message': message, 'traceback': '', 'userFrame': None, 'step': step})
 
 
 def _add_classpaths(classpaths):
@@ -88,30 +98,48 @@ class WorkerHost:
                 return
             kind = frame.get('t')
             if kind == 'teardown':
-                self._answer(frame, self._teardown)
+                self._answer(frame, 'on_tear_down', self._teardown)
                 return
             if kind == 'init':
-                self._answer(frame, lambda: self._init(frame))
+                self._answer(frame, 'init', lambda: self._init(frame))
             elif kind == 'invoke':
-                self._answer(frame, lambda: self._invoke(frame))
+                self._answer(frame, _HOOK_METHODS.get(frame.get('hook'), 'invoke'), lambda: self._invoke(frame))
+            elif kind == 'dtl':
+                # Imported when first asked: component workers do not pay for the DTL or migration code.
+                from conveyor_dtl.evaluate import run_dtl_python
+                self._answer(frame, 'dtl', lambda: run_dtl_python(frame))
+            elif kind == 'migrate':
+                from conveyor_migrate.script import read_settings
+                self._answer(frame, 'migrate', lambda: read_settings(frame['path']))
+            elif 'id' in frame:
+                self._answer(frame, 'protocol', lambda: self._unknown(kind))
 
-    def _answer(self, frame, action):
+    def _unknown(self, kind):
+        raise _protocol_error(f'this worker does not handle {kind!r} frames', 'protocol')
+
+    def _answer(self, frame, step, action):
+        """Runs one request and sends its result, or its failure (anything, even SystemExit)."""
         try:
             value = action()
-            reply = {'t': 'result', 'id': frame['id'], 'ok': True, 'value': value}
         except HookError as error:
-            reply = {'t': 'result', 'id': frame['id'], 'ok': False, 'error': error.payload}
-        except BaseException as error:  # report anything, even SystemExit, as the hook's failure
-            reply = {'t': 'result', 'id': frame['id'], 'ok': False, 'error': _error_payload(error)}
-        self.channel.send(reply)
+            self._fail(frame, error.failure)
+            return
+        except BaseException as error:
+            self._fail(frame, failure_of(error, step))
+            return
+        try:
+            self.channel.send({'t': 'result', 'id': frame['id'], 'value': value})
+        except (TypeError, ValueError) as error:  # a value JSON cannot carry
+            self._fail(frame, failure_of(error, step))
+
+    def _fail(self, frame, failure):
+        self.channel.send({'t': 'failure', 'id': frame['id'], 'failure': failure})
 
     def _run_hook(self, name, function, *args):
         try:
             return function(*args)
         except BaseException as error:
-            payload = _error_payload(error)
-            payload['hook'] = name
-            raise HookError(payload) from error
+            raise HookError(failure_of(error, name)) from error
 
     # --- init -----------------------------------------------------------------------------------
     def _init(self, frame):
@@ -183,7 +211,7 @@ class WorkerHost:
             elif hook == 'complete':
                 result = self._run_hook('on_complete', self.instance.on_complete, request, response)
             else:
-                raise HookError({'type': 'ProtocolError', 'message': f'unknown hook {hook!r}', 'traceback': ''})
+                raise _protocol_error(f'unknown hook {hook!r}', 'invoke')
             return self._serialize(result)
         finally:
             _runtime.link.leave_call(previous)
@@ -208,7 +236,7 @@ class WorkerHost:
             try:
                 self._generator = iter(result)
             except TypeError:
-                raise HookError({'type': 'TypeError', 'message': 'Expected a generator or iterable object from the handler of a generator request', 'traceback': ''}) from None
+                raise HookError(failure_of(TypeError('Expected a generator or iterable object from the handler of a generator request'), 'on_message')) from None
             return {'classname': GENERATOR_ACK, 'encoding': 'native', 'data': '{}'}
         if classname == GENERATOR_POLL:
             return self._poll_generator()
@@ -223,7 +251,7 @@ class WorkerHost:
         try:
             item = self._run_hook('on_message', next, self._generator)
         except HookError as error:
-            if error.payload.get('type') == 'StopIteration':
+            if error.failure['type'] == 'StopIteration':
                 self._generator = None
                 return stop
             raise
@@ -254,15 +282,7 @@ class WorkerHost:
             try:
                 component.on_tear_down()
             except Exception as error:
-                failures.append(_error_payload(error))
+                failures.append(failure_of(error, 'on_tear_down'))
         if failures:
-            raise HookError(dict(failures[0], hook='on_tear_down'))
+            raise HookError(failures[0])
         return None
-
-
-def _error_payload(error):
-    return {
-        'type': type(error).__name__,
-        'message': str(error),
-        'traceback': ''.join(traceback.format_exception(type(error), error, error.__traceback__)),
-    }

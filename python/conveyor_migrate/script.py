@@ -1,12 +1,13 @@
-"""`python3 -m conveyor_migrate <settings.py>`: loads the file with its folder as the import root and
-writes one JSON document on fd 3 (stdout and stderr stay for whatever the user's modules print):
-`{"classes": [...], "productions": [...], "schemas": [...], "missing": [...]}` or `{"error": {...}}`."""
+"""Reads a settings.py for the engine: the worker host (conveyor_host) answers a `migrate` frame with
+`read_settings(path)`, which loads the file with its folder as the import root and returns
+`{"classes": [...], "productions": [...], "schemas": [...], "missing": [...]}`. A file that is not
+valid raises EntryError (chained to the user's exception), which crosses as a structured failure.
+What the user's modules print goes to the worker's stdout/stderr, never into the answer."""
 import importlib.util
 import inspect
 import json
 import os
 import sys
-import traceback
 
 from iop._schema import message_schema
 
@@ -38,7 +39,8 @@ def register_schemas(classes):
     return schemas
 
 
-def migrate(path):
+def read_settings(path):
+    path = os.path.abspath(path)
     root = os.path.dirname(path)
     try:
         settings = load_settings(path)
@@ -60,20 +62,3 @@ def migrate(path):
     else:
         document['missing'].append('schemas')
     return document
-
-
-def main():
-    path = os.path.abspath(sys.argv[1])
-    try:
-        document = migrate(path)
-    except Exception as error:
-        cause = error.__cause__ or error
-        document = {'error': {
-            'message': str(error),
-            'traceback': ''.join(traceback.format_exception(type(cause), cause, cause.__traceback__)),
-        }}
-    with open(3, 'w', encoding='utf-8', closefd=False) as out:
-        json.dump(document, out, ensure_ascii=False)
-
-
-main()

@@ -112,4 +112,4 @@ def _settle(future, ok, value):
     if ok:
         future.set_result(value)
     else:
-        future.set_exception(RuntimeError(value))
+        future.set_exception(value)  # the channel's EngineError, a RuntimeError with the engine's code

@@ -51,29 +51,29 @@ class ChannelTest(unittest.TestCase):
         caller.start()
         sent = self.engine.read()
         self.engine.write({'t': 'invoke', 'id': 7})
-        self.engine.write({'t': 'result', 'id': sent['id'], 'ok': True, 'value': {'answer': 42}})
+        self.engine.write({'t': 'result', 'id': sent['id'], 'value': {'answer': 42}})
         caller.join(5)
         self.assertFalse(caller.is_alive(), 'the caller is still waiting for its answer')
         self.assertEqual(results, [{'answer': 42}])
         self.assertEqual(self.engine.channel.inbox.get(timeout=5), {'t': 'invoke', 'id': 7})
         self.engine.close()
 
-    def test_a_refused_request_raises_with_the_engine_message(self):
+    def test_a_refused_request_raises_with_the_engine_message_and_code(self):
         errors = []
 
         def call():
             try:
                 self.engine.channel.request({'t': 'op', 'op': 'send_sync'})
             except EngineError as error:
-                errors.append(str(error))
+                errors.append((str(error), error.code))
 
         caller = threading.Thread(target=call, daemon=True)
         caller.start()
         sent = self.engine.read()
-        self.engine.write({'t': 'result', 'id': sent['id'], 'ok': False, 'error': {'message': 'No item named X'}})
+        self.engine.write({'t': 'failure', 'id': sent['id'], 'failure': {'code': 'ERR_ITEM_NOT_FOUND', 'message': 'No item named X'}})
         caller.join(5)
         self.assertFalse(caller.is_alive(), 'the caller is still waiting for its answer')
-        self.assertEqual(errors, ['No item named X'])
+        self.assertEqual(errors, [('No item named X', 'ERR_ITEM_NOT_FOUND')])
         self.engine.close()
 
     def test_a_closed_connection_fails_waiting_requests_and_ends_the_inbox(self):

@@ -1,21 +1,16 @@
 /**
- * The frames exchanged with a Python worker (docs/python-bridge.md). Every field is always sent,
- * `null` standing for "none", so both languages read the same shape.
+ * The frames exchanged with a Python worker (docs/python-bridge.md). Each frame is one variant of a
+ * union tagged by `t` (ops by `op`, invokes by `hook`) and carries exactly its fields; `null`
+ * stands for "none", so both languages read the same shape.
  */
 import type { ComponentKind } from '../core/components.ts';
 import type { LogType } from '../core/log.ts';
 import type { MessageBody } from '../core/message.ts';
+import type { Reply } from '../core/component.ts';
+import type { PythonRequest } from '../dtl/types.ts';
+import type { EngineFailure, PythonFailure } from './failure.ts';
 
-export const protocolVersion = 1;
-
-/** A Python exception, as the worker reports it. */
-export interface PythonErrorPayload {
-  type: string;
-  message: string;
-  traceback: string;
-  /** The hook or step that raised (`import`, `on_init`, `on_message`, `serialize`, …). */
-  hook?: string;
-}
+export const protocolVersion = 2;
 
 // --- worker → engine ---------------------------------------------------------------------------
 
@@ -26,30 +21,90 @@ export interface HelloFrame {
   python: string;
 }
 
-export type ResultFrame = { t: 'result'; id: number; ok: true; value: unknown } | { t: 'result'; id: number; ok: false; error: PythonErrorPayload };
+/** The answer to an engine request that succeeded. */
+export interface ResultFrame {
+  t: 'result';
+  id: number;
+  value: unknown;
+}
 
-export type OpName = 'send_sync' | 'send_async' | 'send_multi' | 'set_timer' | 'reply' | 'transform' | 'import_schema' | 'new_call' | 'end_call';
+/** The answer to an engine request whose Python code raised. */
+export interface FailureFrame {
+  t: 'failure';
+  id: number;
+  failure: PythonFailure;
+}
 
-/** A request from user code to the engine, made while handling the call `call` (null: none). */
-export interface OpFrame {
+export type AnswerFrame = ResultFrame | FailureFrame;
+
+/** Fields every op carries: its id and the engine's key of the call it was made in (null: none). */
+interface OpHead {
   t: 'op';
   id: number;
-  op: OpName;
   call: number | null;
-  target?: string;
-  body?: MessageBody | null;
-  calls?: Array<{ target: string; body: MessageBody }>;
-  timeoutMs?: number;
-  description?: string | null;
-  completionKey?: string | null;
-  responseRequired?: boolean;
-  /** `transform`: the stored DTL transform to apply to `body`. */
-  transform?: string;
-  /** `import_schema`: the JSON schema file on the server, its package and its name. */
-  path?: string;
-  package?: string;
-  schema?: string;
 }
+
+export interface SendSyncOp extends OpHead {
+  op: 'send_sync';
+  target: string;
+  body: MessageBody;
+  /** -1: wait forever. */
+  timeoutMs: number;
+  description: string | null;
+}
+
+export interface SendAsyncOp extends OpHead {
+  op: 'send_async';
+  target: string;
+  body: MessageBody;
+  description: string | null;
+  completionKey: string | null;
+  responseRequired: boolean;
+}
+
+export interface SendMultiOp extends OpHead {
+  op: 'send_multi';
+  calls: Array<{ target: string; body: MessageBody }>;
+  timeoutMs: number;
+  description: string | null;
+}
+
+export interface SetTimerOp extends OpHead {
+  op: 'set_timer';
+  timeoutMs: number;
+  completionKey: string | null;
+}
+
+export interface ReplyOp extends OpHead {
+  op: 'reply';
+  body: Reply;
+}
+
+/** Applies the stored DTL transform `transform` to `body`. */
+export interface TransformOp extends OpHead {
+  op: 'transform';
+  transform: string;
+  body: MessageBody;
+}
+
+/** The spec's schema import: a JSON schema file on the server, its package and its name. */
+export interface ImportSchemaOp extends OpHead {
+  op: 'import_schema';
+  path: string;
+  package: string;
+  schema: string;
+}
+
+export interface NewCallOp extends OpHead {
+  op: 'new_call';
+}
+
+export interface EndCallOp extends OpHead {
+  op: 'end_call';
+}
+
+/** A request from user code to the engine. */
+export type OpFrame = SendSyncOp | SendAsyncOp | SendMultiOp | SetTimerOp | ReplyOp | TransformOp | ImportSchemaOp | NewCallOp | EndCallOp;
 
 export interface LogFrame {
   t: 'log';
@@ -62,7 +117,7 @@ export interface LogFrame {
   console: boolean;
 }
 
-export type WorkerFrame = HelloFrame | ResultFrame | OpFrame | LogFrame;
+export type WorkerFrame = HelloFrame | AnswerFrame | OpFrame | LogFrame;
 
 // --- engine → worker ---------------------------------------------------------------------------
 
@@ -83,21 +138,57 @@ export interface InitFrame extends ClassRef {
   adapter: ClassRef | null;
 }
 
-export type HookName = 'message' | 'process_input' | 'response' | 'complete';
-
-export interface InvokeFrame {
+interface InvokeHead {
   t: 'invoke';
   id: number;
   /** The engine's key for the CallContext; ops made during the hook carry it back. */
   call: number;
-  hook: HookName;
-  args: Record<string, unknown>;
 }
+
+export interface MessageInvoke extends InvokeHead {
+  hook: 'message';
+  args: { request: MessageBody; messageId: number | null };
+}
+
+export interface ProcessInputInvoke extends InvokeHead {
+  hook: 'process_input';
+  args: { input: Reply };
+}
+
+export interface ResponseInvoke extends InvokeHead {
+  hook: 'response';
+  args: { request: MessageBody; response: Reply; callRequest: MessageBody; callResponse: Reply; completionKey: string | null };
+}
+
+export interface CompleteInvoke extends InvokeHead {
+  hook: 'complete';
+  args: { request: MessageBody; response: Reply };
+}
+
+export type InvokeFrame = MessageInvoke | ProcessInputInvoke | ResponseInvoke | CompleteInvoke;
+export type HookName = InvokeFrame['hook'];
+/** One hook and its arguments: an invoke frame without its envelope. */
+export type HookCall = InvokeFrame extends infer F ? (F extends InvokeFrame ? Pick<F, 'hook' | 'args'> : never) : never;
 
 export interface TeardownFrame {
   t: 'teardown';
   id: number;
 }
 
-export type EngineRequestFrame = InitFrame | InvokeFrame | TeardownFrame;
+/** Python of a DTL transform: an expression to evaluate or a `<code>` body to run. */
+export interface DtlFrame extends PythonRequest {
+  t: 'dtl';
+  id: number;
+}
 
+/** Reads a settings.py (IoP's `iop -m`) and answers the migration document. */
+export interface MigrateFrame {
+  t: 'migrate';
+  id: number;
+  path: string;
+}
+
+export type EngineRequestFrame = InitFrame | InvokeFrame | TeardownFrame | DtlFrame | MigrateFrame;
+
+/** The engine's answer to an op: its value, or why the engine could not do it. */
+export type OpAnswerFrame = ResultFrame | { t: 'failure'; id: number; failure: EngineFailure };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ComponentInstance } from '../core/component.ts';
 import { isConveyorError } from '../core/errors.ts';
 import { componentsDir, json, stringRequest, TestCall, TestContext } from '../../test/fixtures/python/harness.ts';
-import { pythonComponentFactory } from './index.ts';
+import { isPythonError, pythonComponentFactory } from './index.ts';
 
 const started: ComponentInstance[] = [];
 
@@ -145,7 +145,7 @@ describe('python component: failures', () => {
     const op = await start('FailingOperation', context);
     const failure = await op.onMessage(stringRequest('x'), new TestCall({})).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_COMPONENT_FAILED')).toBe(true);
-    expect((failure as Error).message).toBe('Exception in Python class: bo.FailingOperation - ValueError - this request is not welcome');
+    expect((failure as Error).message).toBe('Exception in Python class: bo.FailingOperation - ValueError - this request is not welcome (at bo.py:71 in on_message)');
     const logged = context.logs.find((l) => l.type === 'Error');
     expect(logged?.text).toContain('Traceback');
     expect(logged?.sourceMethod).toBe('on_message');
@@ -206,7 +206,7 @@ describe('python component: failures', () => {
     const mismatch = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: impostor }).create();
     const failure = await mismatch.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
-    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 1');
+    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 2');
 
     const quitter = join(dir, 'python-quitter');
     writeFileSync(quitter, '#!/bin/sh\necho "no python here" >&2\nexit 4\n', { mode: 0o755 });

@@ -1,12 +1,16 @@
 /**
  * A ComponentInstance backed by one Python worker: the engine's calls become `invoke` frames, and
  * what user code asks during a call (send, reply, set_timer, log) is routed to that call's context.
+ * Every wait on the worker has a budget (BridgeTimeouts); a spent budget ends the worker.
  */
 import type { AsyncResponse, CallContext, ComponentContext, ComponentInstance, Reply } from '../core/component.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
-import type { ClassRef, HookName, LogFrame, OpFrame, ResultFrame } from './protocol.ts';
-import { PythonWorker } from './python-worker.ts';
+import { Deadline } from './deadline.ts';
+import { describeFailure, PythonError, userFrameSuffix, type PythonFailure } from './failure.ts';
+import type { AnswerFrame, ClassRef, HookCall, HookName, LogFrame, OpFrame } from './protocol.ts';
+import { PythonWorker, type OutgoingRequest } from './python-worker.ts';
+import { defaultBridgeTimeouts, type BridgeTimeouts } from './timeouts.ts';
 
 export interface PythonComponentSpec {
   module: string;
@@ -19,23 +23,30 @@ export interface PythonComponentSpec {
    * names), hosted in the same worker. Built-in adapters are the engine's and are not given here.
    */
   adapter?: ClassRef | null;
+  /** Budgets of the waits on the worker; each one not given takes its default (defaultBridgeTimeouts). */
+  timeouts?: Partial<BridgeTimeouts>;
 }
 
 export class PythonComponent implements ComponentInstance {
   private worker: PythonWorker | null = null;
   private context: ComponentContext | null = null;
   private readonly calls = new Map<number, CallContext>();
+  /** The budget of each call being handled, paused while the engine serves one of its ops. */
+  private readonly deadlines = new Map<number, Deadline>();
   private nextCall = 0;
   /** The call being handled, to which printed output is attributed. */
   private currentCall: CallContext | null = null;
   private readonly exitListeners: Array<(reason: string) => void> = [];
   /** stop() or kill() was called: a worker still starting must not outlive it. */
   private ended = false;
+  private readonly timeouts: BridgeTimeouts;
 
   constructor(
     private readonly spec: PythonComponentSpec,
     private readonly interpreter: string,
-  ) {}
+  ) {
+    this.timeouts = { ...defaultBridgeTimeouts, ...spec.timeouts };
+  }
 
   /** The worker's process id, once started. */
   get pid(): number | null {
@@ -46,6 +57,8 @@ export class PythonComponent implements ComponentInstance {
     this.context = context;
     const worker = await PythonWorker.start({
       interpreter: this.interpreter,
+      startMs: this.timeouts.startMs,
+      keepsProcessAlive: true,
       onOp: (frame) => this.handleOp(frame),
       onLog: (frame) => this.handleLog(frame),
       onOutput: (stream, line) => this.handleOutput(stream, line),
@@ -58,55 +71,51 @@ export class PythonComponent implements ComponentInstance {
     worker.onExit((reason) => {
       for (const listener of this.exitListeners) listener(reason);
     });
-    const result = await worker.request(
-      {
-        t: 'init',
-        module: this.spec.module,
-        className: this.spec.className,
-        classpaths: this.spec.classpaths,
-        namespace: context.namespace,
-        configName: context.configName,
-        kind: context.kind,
-        job: context.job,
-        settings: { host: context.settings.host, adapter: context.settings.adapter },
-        adapter: this.spec.adapter ?? null,
-      },
-      `start ${this.label()}`,
-    );
-    if (!result.ok) {
+    const init: OutgoingRequest = {
+      t: 'init',
+      module: this.spec.module,
+      className: this.spec.className,
+      classpaths: this.spec.classpaths,
+      namespace: context.namespace,
+      configName: context.configName,
+      kind: context.kind,
+      job: context.job,
+      settings: { host: context.settings.host, adapter: context.settings.adapter },
+      adapter: this.spec.adapter ?? null,
+    };
+    const answer = await worker.request(init, `start ${this.label()}`, new Deadline(this.timeouts.initMs));
+    if (answer.t === 'failure') {
       worker.kill();
-      const { type, message, traceback, hook } = result.error;
-      const step = hook === 'import' ? 'importing it failed' : `${hook ?? 'on_init'} raised`;
-      throw new ConveyorError('ERR_COMPONENT_FAILED', `Cannot start ${context.configName} (${this.label()}): ${step}: ${type}: ${message}\n${traceback}`, {
-        details: result.error,
-      });
+      const failure = answer.failure;
+      const step = failure.step === 'import' ? 'importing it failed' : `${failure.step} raised`;
+      throw new PythonError('ERR_COMPONENT_FAILED', `Cannot start ${context.configName} (${this.label()}): ${step}: ${describeFailure(failure)}\n${failure.traceback}`, failure);
     }
   }
 
   onMessage(request: MessageBody, call: CallContext): Promise<Reply> {
-    return this.invoke('message', { request, messageId: call.messageId }, call);
+    return this.invoke({ hook: 'message', args: { request, messageId: call.messageId } }, call);
   }
 
   onProcessInput(input: Reply, call: CallContext): Promise<Reply> {
-    return this.invoke('process_input', { input }, call);
+    return this.invoke({ hook: 'process_input', args: { input } }, call);
   }
 
   onResponse(request: MessageBody, response: Reply, asyncResponse: AsyncResponse, call: CallContext): Promise<Reply> {
     const args = { request, response, callRequest: asyncResponse.callRequest, callResponse: asyncResponse.callResponse, completionKey: asyncResponse.completionKey };
-    return this.invoke('response', args, call);
+    return this.invoke({ hook: 'response', args }, call);
   }
 
   onComplete(request: MessageBody, response: Reply, call: CallContext): Promise<Reply> {
-    return this.invoke('complete', { request, response }, call);
+    return this.invoke({ hook: 'complete', args: { request, response } }, call);
   }
 
   async stop(graceMs: number): Promise<void> {
     this.ended = true;
     const worker = this.worker;
     if (!worker) return;
-    const result = await worker.stop(graceMs);
-    if (result && !result.ok) {
-      this.context?.log('Warning', `on_tear_down raised ${result.error.type}: ${result.error.message}\n${result.error.traceback}`, { sourceClass: this.spec.className, sourceMethod: 'on_tear_down' });
+    const answer = await worker.stop(graceMs);
+    if (answer?.t === 'failure') {
+      this.context?.log('Warning', `on_tear_down raised ${describeFailure(answer.failure)}\n${answer.failure.traceback}`, { sourceClass: this.spec.className, sourceMethod: 'on_tear_down' });
     }
   }
 
@@ -119,71 +128,86 @@ export class PythonComponent implements ComponentInstance {
     this.exitListeners.push(listener);
   }
 
-  private async invoke(hook: HookName, args: Record<string, unknown>, call: CallContext): Promise<Reply> {
+  /** Sends one hook call and turns a Python failure into a PythonError. */
+  private async invoke(hookCall: HookCall, call: CallContext): Promise<Reply> {
     const worker = this.worker;
     if (!worker) throw new ConveyorError('ERR_BRIDGE', `${this.label()} is not started: init() must succeed before it handles calls`);
     const key = ++this.nextCall;
+    const deadline = new Deadline(this.timeouts.callMs);
     this.calls.set(key, call);
+    this.deadlines.set(key, deadline);
     this.currentCall = call;
-    let result: ResultFrame;
+    let answer: AnswerFrame;
     try {
-      result = await worker.request({ t: 'invoke', call: key, hook, args }, `run ${hookMethods[hook]} of ${this.label()}`);
+      answer = await worker.request({ t: 'invoke', call: key, ...hookCall }, `run ${hookMethods[hookCall.hook]} of ${this.label()}`, deadline);
     } finally {
       this.calls.delete(key);
+      this.deadlines.delete(key);
       if (this.currentCall === call) this.currentCall = null;
     }
-    if (result.ok) return result.value as Reply;
-    const { type, message, traceback } = result.error;
-    const method = result.error.hook ?? hookMethods[hook];
-    // IoP's %traceback Host setting (default on) decides whether the traceback is logged.
-    if (!/^(0|false)$/i.test(this.context?.settings.host['%traceback'] ?? '')) {
-      this.context?.log('Error', traceback || `${type}: ${message}`, { sourceClass: this.spec.className, sourceMethod: method }, call);
-    }
-    throw new ConveyorError('ERR_COMPONENT_FAILED', `Exception in Python class: ${this.spec.module}.${this.spec.className} - ${type} - ${message}`, { details: result.error });
+    if (answer.t === 'result') return answer.value as Reply;
+    throw this.hookFailure(answer.failure, call);
   }
 
+  private hookFailure(failure: PythonFailure, call: CallContext): PythonError {
+    // IoP's %traceback Host setting (default on) decides whether the traceback is logged.
+    if (!/^(0|false)$/i.test(this.context?.settings.host['%traceback'] ?? '')) {
+      this.context?.log('Error', failure.traceback || describeFailure(failure), { sourceClass: this.spec.className, sourceMethod: failure.step }, call);
+    }
+    // IoP's wording, then where user code raised.
+    const text = `Exception in Python class: ${this.label()} - ${failure.type} - ${failure.message}${userFrameSuffix(failure)}`;
+    return new PythonError('ERR_COMPONENT_FAILED', text, failure);
+  }
+
+  /** Serves an op; the call's budget does not run meanwhile (the engine is working, not Python). */
   private async handleOp(frame: OpFrame): Promise<unknown> {
-    const context = this.requireContext();
-    if (frame.op === 'new_call') {
-      const key = ++this.nextCall;
-      this.calls.set(key, context.newCall());
-      return key;
+    const deadline = frame.call === null ? undefined : this.deadlines.get(frame.call);
+    deadline?.pause();
+    try {
+      return await this.serveOp(frame, this.requireContext());
+    } finally {
+      deadline?.resume();
     }
-    if (frame.op === 'end_call') {
-      if (frame.call !== null) this.calls.delete(frame.call);
-      return null;
-    }
-    if (frame.op === 'import_schema') {
-      if (!context.importSchema) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host imports no schemas');
-      await context.importSchema(required(frame.path, 'path'), required(frame.package, 'package'), required(frame.schema, 'schema'));
-      return null;
-    }
-    if (frame.op === 'transform') {
-      if (!context.transform) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host runs no DTL transforms');
-      return context.transform(required(frame.transform, 'transform'), required(frame.body, 'body'));
-    }
-    const call = this.callFor(frame, context);
-    const description = frame.description ?? undefined;
+  }
+
+  private async serveOp(frame: OpFrame, context: ComponentContext): Promise<unknown> {
     switch (frame.op) {
+      case 'new_call': {
+        const key = ++this.nextCall;
+        this.calls.set(key, context.newCall());
+        return key;
+      }
+      case 'end_call':
+        if (frame.call !== null) this.calls.delete(frame.call);
+        return null;
+      case 'import_schema':
+        if (!context.importSchema) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host imports no schemas');
+        await context.importSchema(frame.path, frame.package, frame.schema);
+        return null;
+      case 'transform':
+        if (!context.transform) throw new ConveyorError('ERR_NOT_AVAILABLE', 'This host runs no DTL transforms');
+        return context.transform(frame.transform, frame.body);
       case 'send_sync':
-        return call.sendSync(required(frame.target, 'target'), required(frame.body, 'body'), { timeoutMs: frame.timeoutMs ?? -1, description });
+        return this.callFor(frame, context).sendSync(frame.target, frame.body, { timeoutMs: frame.timeoutMs, description: frame.description ?? undefined });
       case 'send_async':
-        await call.sendAsync(required(frame.target, 'target'), required(frame.body, 'body'), {
-          description,
-          completionKey: frame.completionKey ?? null,
-          responseRequired: frame.responseRequired ?? true,
+        await this.callFor(frame, context).sendAsync(frame.target, frame.body, {
+          description: frame.description ?? undefined,
+          completionKey: frame.completionKey,
+          responseRequired: frame.responseRequired,
         });
         return null;
       case 'send_multi':
-        return call.sendMultiSync(required(frame.calls, 'calls'), { timeoutMs: frame.timeoutMs ?? -1, description });
+        return this.callFor(frame, context).sendMultiSync(frame.calls, { timeoutMs: frame.timeoutMs, description: frame.description ?? undefined });
       case 'set_timer':
-        call.setTimer(frame.timeoutMs ?? -1, frame.completionKey ?? null);
+        this.callFor(frame, context).setTimer(frame.timeoutMs, frame.completionKey);
         return null;
       case 'reply':
-        await call.reply(frame.body ?? null);
+        await this.callFor(frame, context).reply(frame.body);
         return null;
-      default:
-        throw new ConveyorError('ERR_BRIDGE', `Unknown operation '${String(frame.op)}' from the Python worker`);
+      default: {
+        const unknown: never = frame;
+        throw new ConveyorError('ERR_BRIDGE', `Unknown operation '${String((unknown as { op: unknown }).op)}' from the Python worker`);
+      }
     }
   }
 
@@ -227,8 +251,3 @@ const hookMethods: Record<HookName, string> = {
   response: 'on_response',
   complete: 'on_complete',
 };
-
-function required<T>(value: T | null | undefined, name: string): T {
-  if (value === undefined || value === null) throw new ConveyorError('ERR_BRIDGE', `The Python worker sent an operation without '${name}'`);
-  return value;
-}

@@ -1,17 +1,25 @@
 /**
- * One `python3 -u -m conveyor_host` child: spawn, handshake, correlated requests in both directions,
- * captured output, bounded stop, kill, and crash detection. Knows frames, not components.
+ * One `python3 -u -m conveyor_host` child: spawn, handshake, correlated requests in both directions
+ * (each with a time budget that ends the worker when spent), captured output, bounded stop, kill,
+ * and crash detection. Knows frames, not components.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { ConveyorError, errorText } from '../core/errors.ts';
+import { Deadline } from './deadline.ts';
+import { engineFailure } from './failure.ts';
 import { encodeFrame, FrameDecoder } from './frames.ts';
-import { protocolVersion, type EngineRequestFrame, type HelloFrame, type LogFrame, type OpFrame, type ResultFrame, type WorkerFrame } from './protocol.ts';
+import { protocolVersion, type AnswerFrame, type EngineRequestFrame, type LogFrame, type OpAnswerFrame, type OpFrame, type WorkerFrame } from './protocol.ts';
 import { pythonSdkDir } from './sdk-path.ts';
 
 export interface PythonWorkerOptions {
   interpreter: string;
+  /** Longest wait for the hello frame. */
+  startMs: number;
+  /** False: the worker does not keep the Node process alive while nothing waits on it (pooled workers). */
+  keepsProcessAlive: boolean;
   /** User code asks the engine for something; the resolved value goes back as the op's result. */
   onOp(frame: OpFrame): Promise<unknown>;
   onLog(frame: LogFrame): void;
@@ -24,7 +32,8 @@ export type OutgoingRequest = DistributiveOmit<EngineRequestFrame, 'id'>;
 
 interface Pending {
   what: string;
-  resolve(frame: ResultFrame): void;
+  deadline: Deadline;
+  resolve(frame: AnswerFrame): void;
   reject(error: Error): void;
 }
 
@@ -39,6 +48,8 @@ export class PythonWorker {
   private nextId = 0;
   private exited: string | null = null;
   private ending = false;
+  /** Set when a spent budget ended the worker: the exit reason names it. */
+  private endedBy: string | null = null;
   private readonly exitPromise: Promise<void>;
 
   private constructor(
@@ -50,7 +61,7 @@ export class PythonWorker {
     this.exitPromise = new Promise((resolve) => child.once('close', () => resolve()));
   }
 
-  /** Spawns the worker and waits for its hello frame. */
+  /** Spawns the worker and waits (at most `startMs`) for its hello frame. */
   static start(options: PythonWorkerOptions): Promise<PythonWorker> {
     const existing = process.env.PYTHONPATH;
     const child = spawn(options.interpreter, ['-u', '-m', 'conveyor_host'], {
@@ -65,13 +76,22 @@ export class PythonWorker {
     const toWorker = child.stdio[3] as Writable;
     const fromWorker = child.stdio[4] as Readable;
     const worker = new PythonWorker(child, toWorker, options);
+    if (!options.keepsProcessAlive) worker.unref();
     return new Promise<PythonWorker>((resolve, reject) => {
       let greeted = false;
+      const handshake = new Deadline(options.startMs);
+      const fail = (error: Error): void => {
+        handshake.clear();
+        if (!greeted) reject(error);
+        greeted = true;
+      };
+      handshake.start(() => {
+        worker.kill();
+        fail(new ConveyorError('ERR_TIMEOUT', `The Python worker ${worker.pid} did not start within ${options.startMs} ms; it was ended${worker.stderrSuffix()}`));
+      });
       const decoder = new FrameDecoder();
       child.once('error', (error) => {
-        if (!greeted) {
-          reject(new ConveyorError('ERR_BRIDGE', `Cannot start the Python interpreter '${options.interpreter}': ${error.message}`, { hint: 'Set CONVEYOR_PYTHON to a python3 executable', cause: error }));
-        }
+        fail(new ConveyorError('ERR_BRIDGE', `Cannot start the Python interpreter '${options.interpreter}': ${error.message}`, { hint: 'Set CONVEYOR_PYTHON to a python3 executable', cause: error }));
       });
       fromWorker.on('data', (chunk: Buffer) => {
         let frames: unknown[];
@@ -82,18 +102,18 @@ export class PythonWorker {
           return;
         }
         for (const frame of frames as WorkerFrame[]) {
-          if (!greeted) {
+          if (greeted) {
+            worker.receive(frame);
+          } else if (frame.t !== 'hello' || frame.protocol !== protocolVersion) {
+            worker.kill();
+            const spoken = frame.t === 'hello' ? String(frame.protocol) : `no hello (${frame.t})`;
+            fail(new ConveyorError('ERR_BRIDGE', `The Python worker speaks protocol ${spoken}, the engine ${protocolVersion}: the SDK in ${pythonSdkDir} does not match this engine`));
+            return;
+          } else {
+            handshake.clear();
             greeted = true;
-            const hello = frame as HelloFrame;
-            if (hello.t !== 'hello' || hello.protocol !== protocolVersion) {
-              worker.kill();
-              reject(new ConveyorError('ERR_BRIDGE', `The Python worker speaks protocol ${String(hello.protocol)}, the engine ${protocolVersion}: the SDK in ${pythonSdkDir} does not match this engine`));
-              return;
-            }
             resolve(worker);
-            continue;
           }
-          worker.receive(frame);
         }
       });
       fromWorker.on('error', () => undefined);
@@ -102,22 +122,24 @@ export class PythonWorker {
       worker.captureLines(child.stderr!, 'stderr');
       child.once('close', (code, signal) => {
         const reason = signal ? `signal ${signal}` : `exit code ${String(code)}`;
-        if (!greeted) {
-          reject(new ConveyorError('ERR_BRIDGE', `The Python worker ended (${reason}) before its handshake${worker.stderrSuffix()}`));
-        }
+        fail(new ConveyorError('ERR_BRIDGE', `The Python worker ended (${reason}) before its handshake${worker.stderrSuffix()}`));
         worker.onChildExit(reason);
       });
     });
   }
 
-  /** Sends a request frame and resolves with the worker's result frame (ok or not). */
-  request(frame: OutgoingRequest, what: string): Promise<ResultFrame> {
+  /**
+   * Sends a request frame and resolves with the worker's answer (result or failure). When the
+   * deadline's budget is spent first, the worker is killed and the promise rejects with ERR_TIMEOUT.
+   */
+  request(frame: OutgoingRequest, what: string, deadline: Deadline): Promise<AnswerFrame> {
     if (this.exited !== null) {
       return Promise.reject(new ConveyorError('ERR_BRIDGE', `The Python worker ${this.pid} has already exited (${this.exited}); cannot ${what}`));
     }
     const id = ++this.nextId;
-    return new Promise<ResultFrame>((resolve, reject) => {
-      this.pending.set(id, { what, resolve, reject });
+    return new Promise<AnswerFrame>((resolve, reject) => {
+      this.pending.set(id, { what, deadline, resolve, reject });
+      deadline.start(() => this.timeOut(id));
       this.toWorker.write(encodeFrame({ ...frame, id }));
     });
   }
@@ -131,15 +153,15 @@ export class PythonWorker {
   }
 
   /** Asks for teardown (on_tear_down runs), waits up to `graceMs` for the exit, then kills. */
-  async stop(graceMs: number): Promise<ResultFrame | null> {
+  async stop(graceMs: number): Promise<AnswerFrame | null> {
     if (this.exited !== null) return null;
     this.ending = true;
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'late'>((resolve) => {
+    const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), Math.max(0, graceMs));
     });
-    const teardown = this.request({ t: 'teardown' }, 'tear down').catch(() => null);
-    const outcome = await Promise.race([Promise.all([teardown, this.exitPromise]).then(([result]) => result), deadline]);
+    const teardown = this.request({ t: 'teardown' }, 'run on_tear_down', new Deadline(Math.max(1, graceMs))).catch(() => null);
+    const outcome = await Promise.race([Promise.all([teardown, this.exitPromise]).then(([answer]) => answer), late]);
     clearTimeout(timer);
     if (outcome === 'late') {
       this.kill();
@@ -154,37 +176,61 @@ export class PythonWorker {
     if (this.exited === null) this.child.kill('SIGKILL');
   }
 
+  /** The budget of request `id` is spent: that caller gets ERR_TIMEOUT and the worker is ended. */
+  private timeOut(id: number): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    const ms = pending.deadline.budgetMs;
+    this.endedBy = `it did not ${pending.what} within ${ms} ms`;
+    pending.reject(new ConveyorError('ERR_TIMEOUT', `The Python worker ${this.pid} did not ${pending.what} within ${ms} ms; it was ended`));
+    if (this.exited === null) this.child.kill('SIGKILL');
+  }
+
   private receive(frame: WorkerFrame): void {
     switch (frame.t) {
-      case 'result': {
+      case 'result':
+      case 'failure': {
         const pending = this.pending.get(frame.id);
         if (pending) {
           this.pending.delete(frame.id);
+          pending.deadline.clear();
           pending.resolve(frame);
         }
         return;
       }
       case 'op':
         this.options.onOp(frame).then(
-          (value) => this.reply({ t: 'result', id: frame.id, ok: true, value: value ?? null }),
-          (error: unknown) => this.reply({ t: 'result', id: frame.id, ok: false, error: { type: 'EngineError', message: errorText(error), traceback: '' } }),
+          (value) => this.answerOp({ t: 'result', id: frame.id, value: value ?? null }),
+          (error: unknown) => this.answerOp({ t: 'failure', id: frame.id, failure: engineFailure(error) }),
         );
         return;
       case 'log':
         this.options.onLog(frame);
         return;
-      default:
-        this.breakProtocol(`unexpected frame ${JSON.stringify(frame).slice(0, 200)}`);
+      case 'hello':
+        this.breakProtocol('a second hello frame');
+        return;
+      default: {
+        const unexpected: never = frame;
+        this.breakProtocol(`unexpected frame ${JSON.stringify(unexpected).slice(0, 200)}`);
+      }
     }
   }
 
-  private reply(frame: ResultFrame): void {
+  private answerOp(frame: OpAnswerFrame): void {
     if (this.exited === null) this.toWorker.write(encodeFrame(frame));
   }
 
   private breakProtocol(detail: string): void {
     this.options.onOutput('stderr', `protocol error: ${detail}`);
     this.kill();
+  }
+
+  /** Lets Node exit while the worker idles; a pending request's deadline timer keeps it alive while it works. */
+  private unref(): void {
+    this.child.unref();
+    for (const stream of this.child.stdio) (stream as Socket | null)?.unref();
   }
 
   private captureLines(stream: Readable, name: 'stdout' | 'stderr'): void {
@@ -207,10 +253,11 @@ export class PythonWorker {
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const call of pending) {
+      call.deadline.clear();
       call.reject(new ConveyorError('ERR_BRIDGE', `The Python worker ${this.pid} exited (${reason}) while it was to ${call.what}${this.stderrSuffix()}`));
     }
-    if (!this.ending) {
-      for (const listener of this.exitListeners) listener(`Python worker ${this.pid} exited unexpectedly (${reason})${this.stderrSuffix()}`);
-    }
+    if (this.ending) return;
+    const why = this.endedBy === null ? `exited unexpectedly (${reason})${this.stderrSuffix()}` : `was ended because ${this.endedBy}`;
+    for (const listener of this.exitListeners) listener(`Python worker ${this.pid} ${why}`);
   }
 }

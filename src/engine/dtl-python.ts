@@ -1,30 +1,33 @@
 /**
- * The DTL engine's Python hook for the server: each call runs `python/conveyor_dtl/evaluate.py` in a
- * `python3` child with the documents as JSON. A child per call keeps user code of transforms apart
- * from the components' workers; transforms that use Python pay a process start per run.
+ * The DTL engine's Python hook for the server: the Python of a transform (`<code>`, Python
+ * expressions) runs as `dtl` requests of the bridge's worker host, on a small pool of workers
+ * kept apart from the components' workers. Each request has a time budget; one that overruns it
+ * ends its worker. What the code prints goes to the server's console, never into the result.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { defaultDtlPythonTimeoutMs, defaultInterpreter, describeFailure, PythonError } from '../bridge/index.ts';
+import { TaskWorkerPool, type OutputListener } from '../bridge/task-workers.ts';
+import { dtlWorkerIdleMs } from '../bridge/timeouts.ts';
 import type { PythonRequest, PythonResult } from '../dtl/index.ts';
 
-const sdkRoot = fileURLToPath(new URL('../../python', import.meta.url));
+export interface DtlPythonOptions {
+  /** Budget of one Python action (default defaultDtlPythonTimeoutMs). */
+  timeoutMs?: number;
+  /** Where printed lines go (default: the server's stderr, prefixed `[dtl python]`). */
+  onOutput?: OutputListener;
+}
 
-export function pythonRunner(interpreter = process.env['CONVEYOR_PYTHON'] ?? 'python3'): (request: PythonRequest) => Promise<PythonResult> {
-  return (request) =>
-    new Promise((resolve, reject) => {
-      const child = spawn(interpreter, ['-m', 'conveyor_dtl.evaluate'], {
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...process.env, PYTHONPATH: [sdkRoot, process.env['PYTHONPATH']].filter(Boolean).join(':') },
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        if (code !== 0) reject(new Error(err.trim().split('\n').pop() ?? `python exited with ${code}`));
-        else resolve(JSON.parse(out) as PythonResult);
-      });
-      child.stdin.end(JSON.stringify(request));
-    });
+export type PythonRunner = (request: PythonRequest) => Promise<PythonResult>;
+
+const toConsole: OutputListener = (stream, line) => {
+  if (line !== '') process.stderr.write(`[dtl python ${stream}] ${line}\n`);
+};
+
+export function pythonRunner(interpreter = defaultInterpreter(), options: DtlPythonOptions = {}): PythonRunner {
+  const pool = new TaskWorkerPool({ interpreter, onOutput: options.onOutput ?? toConsole, maxIdle: 2, idleMs: dtlWorkerIdleMs });
+  const timeoutMs = options.timeoutMs ?? defaultDtlPythonTimeoutMs;
+  return async (request) => {
+    const answer = await pool.run({ t: 'dtl', ...request }, 'run the Python of a DTL action', timeoutMs);
+    if (answer.t === 'failure') throw new PythonError('ERR_DTL', describeFailure(answer.failure), answer.failure);
+    return answer.value as PythonResult;
+  };
 }

@@ -1,13 +1,13 @@
 /**
- * Runs `python3 -m conveyor_migrate <settings.py>` and returns the JSON document it writes on fd 3.
- * The Python side imports the user's modules, so what they print goes to stdout/stderr, never into
- * the document.
+ * Reads a settings.py through the bridge: a `migrate` request of a fresh worker host
+ * (python/conveyor_migrate), answered with the document below or a structured Python failure.
+ * The Python side imports the user's modules, so what they print goes to the worker's
+ * stdout/stderr, never into the document; the last stderr lines explain a worker that died.
  */
-import { spawn } from 'node:child_process';
-import type { Readable } from 'node:stream';
 import type { ComponentKind, DeclaredSetting } from '../../core/components.ts';
-import { ConveyorError } from '../../core/errors.ts';
-import { pythonSdkDir } from '../../bridge/index.ts';
+import { ConveyorError, errorText, isConveyorError } from '../../core/errors.ts';
+import { PythonError } from '../../bridge/index.ts';
+import { runInFreshWorker } from '../../bridge/task-workers.ts';
 
 export interface ScriptBinding {
   name: string;
@@ -49,53 +49,29 @@ export interface ScriptDocument {
   missing: Array<'classes' | 'productions' | 'schemas'>;
 }
 
-type Outcome = ScriptDocument | { error: { message: string; traceback: string } };
-
+/**
+ * Loads `settingsPath` in a python3 worker and returns what it declares. Rejects with ERR_MIGRATION:
+ * the file's failure (a PythonError carrying the structured failure), a load that overran
+ * `timeoutMs` (the worker is ended), an interpreter that cannot start, a worker that died (with
+ * its last stderr lines).
+ */
 export async function runSettingsScript(settingsPath: string, interpreter: string, timeoutMs: number): Promise<ScriptDocument> {
-  const existing = process.env.PYTHONPATH;
-  const child = spawn(interpreter, ['-m', 'conveyor_migrate', settingsPath], {
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONPATH: existing ? `${pythonSdkDir}:${existing}` : pythonSdkDir, PYTHONIOENCODING: 'utf-8' },
-  });
-  // Importing user modules runs user code: a file that never finishes must not hang the migration.
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutMs);
-  const [documentText, , stderr, exit] = await Promise.all([
-    collect(child.stdio[3] as Readable),
-    collect(child.stdout!),
-    collect(child.stderr!),
-    new Promise<{ code: number | null; error: Error | null }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, error }));
-      child.once('close', (code) => resolve({ code, error: null }));
-    }),
-  ]);
-  clearTimeout(timer);
-  if (timedOut) {
-    throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: loading the file did not finish within ${timeoutMs} ms (does it wait for something at import time?)`);
+  let answer;
+  try {
+    // What the user's modules print is not part of the migration's report.
+    answer = await runInFreshWorker({ interpreter, onOutput: () => undefined }, { t: 'migrate', path: settingsPath }, 'load the settings file', timeoutMs);
+  } catch (error) {
+    throw migrationError(settingsPath, timeoutMs, error);
   }
-  if (exit.error) {
-    throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: cannot start the Python interpreter '${interpreter}': ${exit.error.message}`, {
-      hint: 'Set CONVEYOR_PYTHON to a python3 executable',
-    });
-  }
-  if (documentText === '') {
-    throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: the migration script ended (exit code ${String(exit.code)}) without a result${stderr ? `:\n${stderr.trim()}` : ''}`);
-  }
-  const outcome = JSON.parse(documentText) as Outcome;
-  if ('error' in outcome) {
-    throw new ConveyorError('ERR_MIGRATION', `${settingsPath}: ${outcome.error.message}`, { details: { traceback: outcome.error.traceback } });
-  }
-  return outcome;
+  if (answer.t === 'failure') throw new PythonError('ERR_MIGRATION', `${settingsPath}: ${answer.failure.message}`, answer.failure);
+  return answer.value as ScriptDocument;
 }
 
-function collect(stream: Readable): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('error', reject);
-    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-  });
+function migrationError(settingsPath: string, timeoutMs: number, error: unknown): ConveyorError {
+  if (isConveyorError(error, 'ERR_TIMEOUT')) {
+    return new ConveyorError('ERR_MIGRATION', `${settingsPath}: loading the file did not finish within ${timeoutMs} ms (does it wait for something at import time?)`, { cause: error });
+  }
+  // The bridge's sentence ("Cannot start the Python interpreter …", "The Python worker … exited …") after the file's name.
+  const text = errorText(error);
+  return new ConveyorError('ERR_MIGRATION', `${settingsPath}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`, { hint: isConveyorError(error) ? error.hint : undefined, cause: error });
 }
