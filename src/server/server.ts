@@ -10,6 +10,7 @@ import { mountPortal } from '../api/portal-mount.ts';
 import { listenApi } from '../api/listen.ts';
 import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { Engine } from '../engine/engine.ts';
+import { recoverPackageSwaps, swapOwner } from '../engine/migration/package-swap.ts';
 import { openStore } from '../store/open-store.ts';
 import type { ServerConfig } from './config.ts';
 import { installExample } from './example.ts';
@@ -45,6 +46,8 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     const store = await openStore(config.store ? { url: config.store } : { sqlitePath: join(config.home, 'conveyor.db'), durability: config.durability });
     cleanups.push(() => store.close());
     for (const namespace of config.namespaces) await store.namespaces.create(namespace);
+    // Before any production starts: a migration a kill interrupted is finished or undone first.
+    for (const swap of await recoverPackageSwaps(store, swapOwner(config.home))) say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
     const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, leaseMs: config.leaseMs });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
