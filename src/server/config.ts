@@ -31,6 +31,15 @@ export interface ServerConfig {
   leaseMs: number;
   /** Install and start the example production on a fresh home. */
   example: boolean;
+  /** PEM certificate (chain) and private key: with both, the TCP port speaks HTTPS only. Empty: plain HTTP. */
+  tlsCert: string;
+  tlsKey: string;
+  /** Failed logins a user name, or a client address, may have before it must wait (HTTP 429). */
+  loginFailuresPerUser: number;
+  loginFailuresPerAddress: number;
+  /** The first wait; it doubles with each further failure, up to loginLockoutMaxMs. */
+  loginLockoutMs: number;
+  loginLockoutMaxMs: number;
 }
 
 export type ConfigOverrides = Partial<ServerConfig>;
@@ -56,7 +65,16 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'>
   drainTimeoutMs: 'number',
   leaseMs: 'number',
   example: 'boolean',
+  tlsCert: 'string',
+  tlsKey: 'string',
+  loginFailuresPerUser: 'number',
+  loginFailuresPerAddress: 'number',
+  loginLockoutMs: 'number',
+  loginLockoutMaxMs: 'number',
 };
+
+/** Settings naming files: in conveyor.yaml a relative path is read from the home. */
+const pathKeys = new Set<keyof ServerConfig>(['tlsCert', 'tlsKey']);
 
 const environment: Partial<Record<keyof ServerConfig, string>> = {
   host: 'CONVEYOR_HOST',
@@ -71,6 +89,8 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   maxTop: 'CONVEYOR_MAX_TOP',
   allowedRoots: 'CONVEYOR_ALLOWED_ROOTS',
   leaseMs: 'CONVEYOR_LEASE_MS',
+  tlsCert: 'CONVEYOR_TLS_CERT',
+  tlsKey: 'CONVEYOR_TLS_KEY',
 };
 
 function coerce(key: keyof ServerConfig, value: unknown, source: string): unknown {
@@ -104,6 +124,12 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     drainTimeoutMs: 10_000,
     leaseMs: 30_000,
     example: false,
+    tlsCert: '',
+    tlsKey: '',
+    loginFailuresPerUser: 5,
+    loginFailuresPerAddress: 20,
+    loginLockoutMs: 30_000,
+    loginLockoutMaxMs: 900_000,
   };
   const file = join(home, 'conveyor.yaml');
   let fromFile: Record<string, unknown> = {};
@@ -118,7 +144,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
   for (const [key, value] of Object.entries(fromFile)) {
     if (!(key in keys)) throw new ConveyorError('ERR_CONFIG', `${file}: unknown setting ${key}`, { hint: `Known settings: ${Object.keys(keys).join(', ')}` });
     if (key === 'home') continue;
-    target[key] = coerce(key as keyof ServerConfig, value, file);
+    const coerced = coerce(key as keyof ServerConfig, value, file);
+    target[key] = pathKeys.has(key as keyof ServerConfig) && coerced !== '' ? resolve(home, String(coerced)) : coerced;
   }
   for (const [key, variable] of Object.entries(environment)) {
     const value = process.env[variable];
@@ -127,6 +154,14 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
   if (config.durability !== 'full' && config.durability !== 'normal') {
     throw new ConveyorError('ERR_CONFIG', `durability must be full or normal, got ${config.durability}`);
+  }
+  if ((config.tlsCert === '') !== (config.tlsKey === '')) {
+    throw new ConveyorError('ERR_CONFIG', `TLS needs both a certificate and a key; only ${config.tlsCert ? 'tlsCert' : 'tlsKey'} is set`, {
+      hint: 'set tlsCert and tlsKey (conveyor.yaml), CONVEYOR_TLS_CERT and CONVEYOR_TLS_KEY, or --tls-cert and --tls-key',
+    });
+  }
+  for (const key of ['loginFailuresPerUser', 'loginFailuresPerAddress', 'loginLockoutMs', 'loginLockoutMaxMs'] as const) {
+    if (!Number.isInteger(config[key]) || config[key] < 1) throw new ConveyorError('ERR_CONFIG', `${key} must be a whole number of at least 1, got ${config[key]}`);
   }
   return config;
 }

@@ -1,10 +1,13 @@
 /**
- * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM.
- * Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
+ * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM (SIGHUP re-reads the
+ * TLS certificate and key). Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
+ * `conveyor doctor`: checks a home's configuration (exit 1 when a check finds a problem).
  */
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { errorText, isConveyorError } from '../core/errors.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
+import { diagnose, doctorReport } from './doctor.ts';
 import { startServer } from './server.ts';
 
 interface ServeFlags {
@@ -15,9 +18,11 @@ interface ServeFlags {
   store?: string;
   python?: string;
   example?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
-async function serve(flags: ServeFlags): Promise<void> {
+function configOf(flags: ServeFlags) {
   const overrides: ConfigOverrides = {
     ...(flags.home ? { home: flags.home } : {}),
     ...(flags.host ? { host: flags.host } : {}),
@@ -26,8 +31,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     ...(flags.store ? { store: flags.store } : {}),
     ...(flags.python ? { python: flags.python } : {}),
     ...(flags.example ? { example: true } : {}),
+    ...(flags.tlsCert ? { tlsCert: resolve(flags.tlsCert) } : {}),
+    ...(flags.tlsKey ? { tlsKey: resolve(flags.tlsKey) } : {}),
   };
-  const config = loadConfig(overrides);
+  return loadConfig(overrides);
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const config = configOf(flags);
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const server = await startServer(config, say);
   say(`Conveyor serving home ${config.home}`);
@@ -46,6 +57,15 @@ async function serve(flags: ServeFlags): Promise<void> {
       },
     );
   };
+  if (config.tlsCert) {
+    // A renewed certificate is picked up by new connections; open ones keep theirs.
+    process.on('SIGHUP', () => {
+      server.reloadTls().then(
+        () => say(`SIGHUP received: reloaded the TLS certificate ${config.tlsCert} and key ${config.tlsKey}`),
+        (error) => process.stderr.write(`SIGHUP received: kept the TLS certificate in use: ${errorText(error)}\n`),
+      );
+    });
+  }
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
@@ -61,6 +81,8 @@ program
   .option('--store <url>', 'postgres://… to use PostgreSQL instead of the embedded SQLite store')
   .option('--python <path>', 'Python interpreter of the workers (default python3)')
   .option('--example', 'install the example production on a fresh home and start it')
+  .option('--tls-cert <file>', 'PEM certificate: with --tls-key the TCP port speaks HTTPS only')
+  .option('--tls-key <file>', 'PEM private key of --tls-cert')
   .action(async (flags: ServeFlags) => {
     try {
       await serve(flags);
@@ -69,6 +91,25 @@ program
       process.stderr.write(`Error: ${errorText(error)}${hint}\n`);
       if (process.env['CONVEYOR_DEBUG'] === '1' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
       process.exit(1);
+    }
+  });
+
+program
+  .command('doctor')
+  .description('check the configuration of a home (permissions, TLS, Python) without starting a server')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .option('--host <host>', 'address the server would listen on')
+  .option('--python <path>', 'Python interpreter of the workers')
+  .option('--tls-cert <file>', 'PEM certificate')
+  .option('--tls-key <file>', 'PEM private key')
+  .action(async (flags: ServeFlags) => {
+    try {
+      const report = doctorReport(await diagnose(configOf(flags)));
+      for (const line of report.lines) process.stdout.write(`${line}\n`);
+      process.exitCode = report.exitCode;
+    } catch (error) {
+      process.stderr.write(`Error: ${errorText(error)}\n`);
+      process.exitCode = 1;
     }
   });
 

@@ -16,6 +16,7 @@ import type { ServerConfig } from './config.ts';
 import { installExample } from './example.ts';
 import { lockHome } from './home-lock.ts';
 import { prepareHome } from './home-permissions.ts';
+import { plainTextWarning } from './transport-security.ts';
 
 export interface RunningServer {
   config: ServerConfig;
@@ -23,6 +24,8 @@ export interface RunningServer {
   /** The TCP address actually bound (port 0 picks a free one). */
   url: string;
   socketPath: string;
+  /** Re-reads the TLS certificate and key (SIGHUP); false without TLS. Throws, keeping the old pair, when they are unusable. */
+  reloadTls(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -73,9 +76,13 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     });
     await mountPortal(app, engine, { apiPrefix: config.apiPrefix, catalog: apiCatalog(app) });
     const socketPath = join(config.home, 'conveyor.sock');
-    const listening = await listenApi(app, { host: config.host, port: config.port, socketPath, requestTimeoutMs: config.requestTimeoutMs });
+    const tls = config.tlsCert ? { cert: config.tlsCert, key: config.tlsKey } : undefined;
+    const listening = await listenApi(app, { host: config.host, port: config.port, socketPath, requestTimeoutMs: config.requestTimeoutMs, tls });
     cleanups.push(() => listening.close());
-    return { config, engine, url: listening.url ?? '', socketPath, close };
+    const plainText = plainTextWarning(config);
+    if (plainText) say(`Warning: ${plainText}`);
+    const reloadTls = async () => (await listening.reloadTls()) !== null;
+    return { config, engine, url: listening.url ?? '', socketPath, reloadTls, close };
   } catch (error) {
     await close();
     throw error;

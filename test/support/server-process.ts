@@ -80,7 +80,7 @@ export async function startServerProcess(home: string, extraArgs: string[] = [],
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 60_000);
     const check = () => {
-      const match = /API: (http:\/\/[^/\s]+)/.exec(output);
+      const match = /API: (https?:\/\/[^/\s]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1] as string);

@@ -45,7 +45,7 @@ export async function startServer(home: string, extraArgs: string[] = []): Promi
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /API: (http:\/\/[^\s/]+)/.exec(output);
+      const match = /API: (https?:\/\/[^\s/]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);

@@ -1,0 +1,71 @@
+/**
+ * `conveyor doctor`: simple checks of a home's configuration, without starting a server. Each check
+ * answers ok, warning or problem with a line a person can act on; any problem makes the command fail.
+ * The checks: the home's permissions, how the API is reached (TLS, or a loopback address), the TLS
+ * certificate's validity, and the Python interpreter of the workers.
+ */
+import { execFile } from 'node:child_process';
+import { loadTlsPair } from '../api/tls-pair.ts';
+import { errorText } from '../core/errors.ts';
+import type { ServerConfig } from './config.ts';
+import { inspectHome } from './home-permissions.ts';
+import { isLoopbackHost, plainTextWarning } from './transport-security.ts';
+
+export type Verdict = 'ok' | 'warning' | 'problem';
+
+export interface Finding {
+  verdict: Verdict;
+  text: string;
+}
+
+const renewSoonMs = 14 * 24 * 3600 * 1000;
+
+async function homeFindings(config: ServerConfig): Promise<Finding[]> {
+  const check = await inspectHome(config.home);
+  const findings: Finding[] = [
+    ...check.problems.map((text): Finding => ({ verdict: 'problem', text })),
+    ...check.warnings.map((text): Finding => ({ verdict: 'warning', text })),
+    ...check.readableFiles.map((path): Finding => ({ verdict: 'warning', text: `Other users can read ${path}: chmod 600 ${path} (the next start also does it)` })),
+  ];
+  return findings.length > 0 ? findings : [{ verdict: 'ok', text: `The home ${config.home} is private (or will be created so)` }];
+}
+
+async function transportFindings(config: ServerConfig, now: Date): Promise<Finding[]> {
+  if (config.tlsCert === '') {
+    const warning = plainTextWarning(config);
+    if (warning) return [{ verdict: 'warning', text: warning }];
+    return [{ verdict: 'ok', text: `The API listens on ${config.host} (loopback) without TLS: only this machine can reach it` }];
+  }
+  try {
+    const pair = await loadTlsPair({ cert: config.tlsCert, key: config.tlsKey });
+    const left = pair.validTo.getTime() - now.getTime();
+    if (left <= 0) return [{ verdict: 'problem', text: `The TLS certificate ${config.tlsCert} expired on ${pair.validTo.toISOString()}: renew it, then send the server SIGHUP` }];
+    const where = isLoopbackHost(config.host) ? 'loopback' : config.host;
+    if (left < renewSoonMs) return [{ verdict: 'warning', text: `The TLS certificate ${config.tlsCert} expires on ${pair.validTo.toISOString()}: renew it soon (SIGHUP reloads it)` }];
+    return [{ verdict: 'ok', text: `HTTPS on ${where} with ${pair.subject}, valid until ${pair.validTo.toISOString()}` }];
+  } catch (error) {
+    return [{ verdict: 'problem', text: errorText(error) }];
+  }
+}
+
+function pythonFinding(config: ServerConfig): Promise<Finding> {
+  return new Promise((resolve) => {
+    execFile(config.python, ['--version'], { timeout: 10_000 }, (error, stdout, stderr) => {
+      if (error) resolve({ verdict: 'problem', text: `The Python interpreter ${config.python} does not run: ${errorText(error)} (set python / CONVEYOR_PYTHON / --python)` });
+      else resolve({ verdict: 'ok', text: `Workers run ${config.python} (${`${stdout}${stderr}`.trim()})` });
+    });
+  });
+}
+
+export async function diagnose(config: ServerConfig, now = new Date()): Promise<Finding[]> {
+  return [...(await homeFindings(config)), ...(await transportFindings(config, now)), await pythonFinding(config)];
+}
+
+/** One line per finding; the exit code is 1 when any finding is a problem. */
+export function doctorReport(findings: Finding[]): { lines: string[]; exitCode: number } {
+  const lines = findings.map((finding) => `${finding.verdict.padEnd(8)}${finding.text}`);
+  const problems = findings.filter((finding) => finding.verdict === 'problem').length;
+  const warnings = findings.filter((finding) => finding.verdict === 'warning').length;
+  lines.push(problems + warnings === 0 ? 'All checks passed.' : `${problems} problem(s), ${warnings} warning(s).`);
+  return { lines, exitCode: problems > 0 ? 1 : 0 };
+}
