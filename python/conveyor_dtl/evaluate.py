@@ -9,6 +9,8 @@ import re
 
 CODE_FILE = '<dtl python>'
 IMPORTS_FILE = '<dtl imports>'
+# Names the engine gives the code; they are not locals of the transform.
+_DOCUMENTS = ('source', 'target', 'aux')
 
 
 def _steps(path):
@@ -62,5 +64,5 @@ def run_dtl_python(request):
     target = scope['target']
     return {
         'target': target.data if isinstance(target, Document) else target,
-        'locals': {k: v for k, v in scope.items() if k in request['locals'] or (not k.startswith('__') and isinstance(v, (str, int, float, bool, list, dict)))},
+        'locals': {k: v for k, v in scope.items() if k in request['locals'] or (k not in _DOCUMENTS and not k.startswith('__') and isinstance(v, (str, int, float, bool, list, dict)))},
     }

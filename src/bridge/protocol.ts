@@ -7,7 +7,6 @@ import type { ComponentKind } from '../core/components.ts';
 import type { LogType } from '../core/log.ts';
 import type { MessageBody } from '../core/message.ts';
 import type { Reply } from '../core/component.ts';
-import type { PythonRequest } from '../dtl/types.ts';
 import type { EngineFailure, PythonFailure } from './failure.ts';
 
 export const protocolVersion = 2;
@@ -175,10 +174,22 @@ export interface TeardownFrame {
   id: number;
 }
 
-/** Python of a DTL transform: an expression to evaluate or a `<code>` body to run. */
-export interface DtlFrame extends PythonRequest {
+/**
+ * Python of a DTL transform: an expression to evaluate (`eval`) or a `<code>` body to run (`exec`),
+ * over the JSON documents and locals (the DTL engine's PythonRequest). Answered `{value}` for `eval`,
+ * `{target, locals}` for `exec`.
+ */
+export interface DtlFrame {
   t: 'dtl';
   id: number;
+  mode: 'eval' | 'exec';
+  code: string;
+  /** The transform's Python from/import statements. */
+  imports: string;
+  source: unknown;
+  target: unknown;
+  aux: unknown;
+  locals: Record<string, unknown>;
 }
 
 /** Reads a settings.py (IoP's `iop -m`) and answers the migration document. */

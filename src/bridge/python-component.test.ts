@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ComponentInstance } from '../core/component.ts';
 import { isConveyorError } from '../core/errors.ts';
 import { componentsDir, json, stringRequest, TestCall, TestContext } from '../../test/fixtures/python/harness.ts';
-import { isPythonError, pythonComponentFactory } from './index.ts';
+import { pythonComponentFactory } from './index.ts';
 
 const started: ComponentInstance[] = [];
 
