@@ -1,9 +1,9 @@
 /**
- * DTL in a namespace: transforms stored with their versions and compiled once per version, JSON
+ * DTL in one namespace: transforms stored with their versions and compiled once per version, JSON
  * schemas as doc types (the spec's import operation), lookup tables, and runs of a transform on a
  * message for the portal, the API and the transform process. The host a run gets reads lookup
- * tables from memory (loaded from the store once per namespace, refreshed on change), resolves
- * subtransforms from the store and runs Python through dtl-python.ts.
+ * tables from memory (loaded from the store once, refreshed on change), resolves subtransforms
+ * from the store and runs Python through the runner the engine gives it.
  */
 import { readFile } from 'node:fs/promises';
 import { ConveyorError, errorText, isConveyorError } from '../core/errors.ts';
@@ -25,44 +25,28 @@ import {
   type TransformNode,
 } from '../dtl/index.ts';
 import type { Store, StoredTransform } from '../store/store.ts';
-import { pythonRunner } from './dtl-python.ts';
+import type { DtlOperations, SchemaSummary, TransformRunResult, TransformSummary } from './namespace-operations.ts';
 
-export interface TransformSummary {
-  name: string;
-  sourceClass: string;
-  targetClass: string;
-  sourceDocType: string;
-  targetDocType: string;
-  version: number;
-  updatedAt: number;
-}
+export type { TransformRunResult, TransformSummary };
 
-export interface TransformRunResult {
-  target: unknown;
-  targetClass: string;
-  status: 'ok' | 'error';
-  errors: string[];
-  trace: string[];
-}
+export class DtlService implements DtlOperations {
+  /** The namespace's lookup tables, loaded on the first run that needs them; dropped on change. */
+  private loadedLookups: Map<string, Record<string, string>> | null = null;
 
-export class DtlService {
-  private readonly cache = new TransformCache();
-  private readonly loadedLookups = new Map<string, Map<string, Record<string, string>>>();
-  private readonly runPython: ReturnType<typeof pythonRunner>;
-
+  /** `cache` is shared by the namespaces of the engine (it keys entries by namespace). */
   constructor(
     private readonly store: Store,
-    interpreter?: string,
-  ) {
-    this.runPython = pythonRunner(interpreter);
-  }
+    private readonly namespace: string,
+    private readonly runPython: DtlHost['runPython'],
+    private readonly cache: TransformCache = new TransformCache(),
+  ) {}
 
-  async listTransforms(namespace: string): Promise<TransformSummary[]> {
+  async listTransforms(): Promise<TransformSummary[]> {
     const summaries: TransformSummary[] = [];
-    for (const stored of await this.store.transforms.list(namespace)) {
+    for (const stored of await this.store.transforms.list(this.namespace)) {
       let ast: TransformNode | null = null;
       try {
-        ast = this.compiled(namespace, stored).ast;
+        ast = this.compiled(stored).ast;
       } catch {
         // A stored document that no longer parses is listed with what is known of it.
       }
@@ -79,37 +63,37 @@ export class DtlService {
     return summaries;
   }
 
-  async getTransform(namespace: string, name: string, version?: number): Promise<StoredTransform> {
-    const stored = await this.store.transforms.get(namespace, name, version);
+  async getTransform(name: string, version?: number): Promise<StoredTransform> {
+    const stored = await this.store.transforms.get(this.namespace, name, version);
     if (!stored) {
-      throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `Transform ${name}${version === undefined ? '' : ` version ${version}`} does not exist in namespace ${namespace}`);
+      throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `Transform ${name}${version === undefined ? '' : ` version ${version}`} does not exist in namespace ${this.namespace}`);
     }
     return stored;
   }
 
-  transformHistory(namespace: string, name: string): Promise<StoredTransform[]> {
-    return this.store.transforms.history(namespace, name);
+  transformHistory(name: string): Promise<StoredTransform[]> {
+    return this.store.transforms.history(this.namespace, name);
   }
 
   /** Validates, then stores a new version; a document with errors is refused with its diagnostics. */
-  async putTransform(namespace: string, name: string, source: string): Promise<StoredTransform> {
-    const errors = (await this.compileTransform(namespace, source, name)).filter((d) => d.severity === 'error');
+  async putTransform(name: string, source: string): Promise<StoredTransform> {
+    const errors = (await this.compileTransform(source, name)).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new ConveyorError('ERR_DTL', `Transform ${name} has errors: ${errors.map(formatDiagnostic).join('; ')}`, { details: { diagnostics: errors } });
     }
-    const stored = await this.store.transforms.put(namespace, name, source);
-    this.cache.invalidate(name, namespace);
+    const stored = await this.store.transforms.put(this.namespace, name, source);
+    this.cache.invalidate(name, this.namespace);
     return stored;
   }
 
-  async deleteTransform(namespace: string, name: string): Promise<void> {
-    await this.getTransform(namespace, name);
-    await this.store.transforms.delete(namespace, name);
-    this.cache.invalidate(name, namespace);
+  async deleteTransform(name: string): Promise<void> {
+    await this.getTransform(name);
+    await this.store.transforms.delete(this.namespace, name);
+    this.cache.invalidate(name, this.namespace);
   }
 
   /** Parses and validates, also against the schemas of the doc types; never throws for a bad document. */
-  async compileTransform(namespace: string, source: string, documentName = 'transform'): Promise<DtlDiagnostic[]> {
+  async compileTransform(source: string, documentName = 'transform'): Promise<DtlDiagnostic[]> {
     let ast: TransformNode;
     try {
       ast = parseTransform(source, documentName);
@@ -120,20 +104,20 @@ export class DtlService {
     }
     const diagnostics = validateTransform(ast);
     const schemas = {
-      source: await this.docTypeSchema(namespace, ast.sourceDocType),
-      target: await this.docTypeSchema(namespace, ast.targetDocType),
+      source: await this.docTypeSchema(ast.sourceDocType),
+      target: await this.docTypeSchema(ast.targetDocType),
     };
     if (schemas.source !== undefined || schemas.target !== undefined) diagnostics.push(...checkPathsAgainstSchemas(ast, schemas));
     return diagnostics;
   }
 
   /** Runs a stored transform (by name) or a document (source) on a JSON source. */
-  async runTransform(namespace: string, transform: { name?: string; source?: string }, input: { classname?: string; json: unknown }): Promise<TransformRunResult> {
+  async runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown }): Promise<TransformRunResult> {
     let compiled: CompiledTransform;
     if (transform.source !== undefined) compiled = compileTransform(parseTransform(transform.source, 'transform'));
-    else if (transform.name) compiled = this.compiled(namespace, await this.getTransform(namespace, transform.name));
+    else if (transform.name) compiled = this.compiled(await this.getTransform(transform.name));
     else throw new ConveyorError('ERR_INVALID_INPUT', 'Give the name of a stored transform or a transform document');
-    const result = await this.execute(namespace, compiled, input.json as JsonValue);
+    const result = await this.execute(compiled, input.json as JsonValue);
     return {
       target: result.target,
       targetClass: result.targetClassname,
@@ -144,9 +128,9 @@ export class DtlService {
   }
 
   /** Applies a stored transform to a message body and returns the target as a message body. */
-  async transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody> {
-    const compiled = this.compiled(namespace, await this.getTransform(namespace, name));
-    const result = await this.execute(namespace, compiled, sourceDocument(body));
+  async transformMessage(name: string, body: MessageBody): Promise<MessageBody> {
+    const compiled = this.compiled(await this.getTransform(name));
+    const result = await this.execute(compiled, sourceDocument(body));
     if (result.status === 'error') {
       throw new ConveyorError('ERR_DTL', `Transform ${name} failed: ${result.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
     }
@@ -157,22 +141,22 @@ export class DtlService {
     return { classname, encoding: 'json', data: JSON.stringify(result.target) };
   }
 
-  async listSchemas(namespace: string): Promise<Array<{ name: string; category: string; updatedAt: number }>> {
-    return (await this.store.schemas.list(namespace)).map(({ name, category, updatedAt }) => ({ name, category, updatedAt }));
+  async listSchemas(): Promise<SchemaSummary[]> {
+    return (await this.store.schemas.list(this.namespace)).map(({ name, category, updatedAt }) => ({ name, category, updatedAt }));
   }
 
-  async getSchema(namespace: string, name: string): Promise<{ name: string; category: string; schema: unknown }> {
-    const stored = await this.store.schemas.get(namespace, name);
-    if (!stored) throw new ConveyorError('ERR_SCHEMA_NOT_FOUND', `Schema ${name} does not exist in namespace ${namespace}`);
+  async getSchema(name: string): Promise<{ name: string; category: string; schema: unknown }> {
+    const stored = await this.store.schemas.get(this.namespace, name);
+    if (!stored) throw new ConveyorError('ERR_SCHEMA_NOT_FOUND', `Schema ${name} does not exist in namespace ${this.namespace}`);
     return { name: stored.name, category: stored.category, schema: JSON.parse(stored.schema) as unknown };
   }
 
-  async schemaTree(namespace: string, name: string): Promise<SchemaTreeNode[]> {
-    return schemaToTree((await this.getSchema(namespace, name)).schema);
+  async schemaTree(name: string): Promise<SchemaTreeNode[]> {
+    return schemaToTree((await this.getSchema(name)).schema);
   }
 
   /** The spec's import operation: a JSON schema file (or document), a package, a schema name. */
-  async importSchema(namespace: string, request: { path?: string; schema?: unknown; package: string; name: string }): Promise<void> {
+  async importSchema(request: { path?: string; schema?: unknown; package: string; name: string }): Promise<void> {
     if (!request.name.trim()) throw new ConveyorError('ERR_INVALID_INPUT', 'The schema needs a name');
     let schema = request.schema;
     if (request.path !== undefined) {
@@ -192,59 +176,58 @@ export class DtlService {
       throw new ConveyorError('ERR_INVALID_INPUT', `The schema ${request.name} must be a JSON object`);
     }
     schemaToTree(schema); // refuses a schema whose $refs cannot be resolved
-    await this.store.schemas.put(namespace, { name: request.name, category: request.package, schema: JSON.stringify(schema) });
+    await this.store.schemas.put(this.namespace, { name: request.name, category: request.package, schema: JSON.stringify(schema) });
   }
 
-  async deleteSchema(namespace: string, name: string): Promise<void> {
-    await this.getSchema(namespace, name);
-    await this.store.schemas.delete(namespace, name);
+  async deleteSchema(name: string): Promise<void> {
+    await this.getSchema(name);
+    await this.store.schemas.delete(this.namespace, name);
   }
 
-  lookupTables(namespace: string): Promise<string[]> {
-    return this.store.lookups.tables(namespace);
+  lookupTables(): Promise<string[]> {
+    return this.store.lookups.tables(this.namespace);
   }
 
-  async getLookup(namespace: string, table: string): Promise<Record<string, string>> {
-    const entries = await this.store.lookups.get(namespace, table);
-    if (!entries) throw new ConveyorError('ERR_LOOKUP_NOT_FOUND', `Lookup table ${table} does not exist in namespace ${namespace}`);
+  async getLookup(table: string): Promise<Record<string, string>> {
+    const entries = await this.store.lookups.get(this.namespace, table);
+    if (!entries) throw new ConveyorError('ERR_LOOKUP_NOT_FOUND', `Lookup table ${table} does not exist in namespace ${this.namespace}`);
     return entries;
   }
 
-  async putLookup(namespace: string, table: string, entries: Record<string, string>): Promise<void> {
-    await this.store.lookups.put(namespace, table, entries);
-    this.loadedLookups.delete(namespace);
+  async putLookup(table: string, entries: Record<string, string>): Promise<void> {
+    await this.store.lookups.put(this.namespace, table, entries);
+    this.loadedLookups = null;
   }
 
-  async deleteLookup(namespace: string, table: string): Promise<void> {
-    await this.getLookup(namespace, table);
-    await this.store.lookups.delete(namespace, table);
-    this.loadedLookups.delete(namespace);
+  async deleteLookup(table: string): Promise<void> {
+    await this.getLookup(table);
+    await this.store.lookups.delete(this.namespace, table);
+    this.loadedLookups = null;
   }
 
-  private compiled(namespace: string, stored: StoredTransform): CompiledTransform {
-    return this.cache.getOrCompile({ namespace, name: stored.name, version: stored.version }, stored.source);
+  private compiled(stored: StoredTransform): CompiledTransform {
+    return this.cache.getOrCompile({ namespace: this.namespace, name: stored.name, version: stored.version }, stored.source);
   }
 
-  private async execute(namespace: string, compiled: CompiledTransform, source: JsonValue): Promise<DtlResult> {
-    return compiled.run(source, { host: await this.host(namespace, compiled) });
+  private async execute(compiled: CompiledTransform, source: JsonValue): Promise<DtlResult> {
+    return compiled.run(source, { host: await this.host(compiled) });
   }
 
-  private async host(namespace: string, compiled: CompiledTransform): Promise<DtlHost> {
-    let tables = this.loadedLookups.get(namespace);
-    if (!tables) {
-      tables = new Map();
-      for (const table of await this.store.lookups.tables(namespace)) tables.set(table, (await this.store.lookups.get(namespace, table)) ?? {});
-      this.loadedLookups.set(namespace, tables);
+  private async host(compiled: CompiledTransform): Promise<DtlHost> {
+    let loaded = this.loadedLookups;
+    if (!loaded) {
+      const tables = new Map<string, Record<string, string>>();
+      for (const table of await this.store.lookups.tables(this.namespace)) tables.set(table, (await this.store.lookups.get(this.namespace, table)) ?? {});
+      this.loadedLookups = loaded = tables;
     }
-    const loaded = tables;
     const subtransforms = new Map<string, CompiledTransform>();
     const pending = [...compiled.dependencies];
     while (pending.length > 0) {
       const name = pending.pop() as string;
       if (subtransforms.has(name)) continue;
-      const stored = await this.store.transforms.get(namespace, name);
+      const stored = await this.store.transforms.get(this.namespace, name);
       if (!stored) continue;
-      const dependency = this.compiled(namespace, stored);
+      const dependency = this.compiled(stored);
       subtransforms.set(name, dependency);
       pending.push(...dependency.dependencies);
     }
@@ -255,9 +238,9 @@ export class DtlService {
     };
   }
 
-  private async docTypeSchema(namespace: string, docType: string): Promise<unknown> {
+  private async docTypeSchema(docType: string): Promise<unknown> {
     if (!docType) return undefined;
-    const stored = await this.store.schemas.get(namespace, docType);
+    const stored = await this.store.schemas.get(this.namespace, docType);
     return stored ? (JSON.parse(stored.schema) as unknown) : undefined;
   }
 }

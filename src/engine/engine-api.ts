@@ -1,82 +1,26 @@
 /**
- * The management façade: every operation the HTTP API (and through it the CLI and the portal)
- * performs on a platform instance. Transports stay thin; the behaviour lives behind this interface.
- * All methods reject with ConveyorError (src/core/errors.ts) on failure.
+ * The former management façade, with a namespace parameter on every call. Superseded by
+ * EngineOperations / NamespaceOperations (namespace-operations.ts): `engine.namespace(name)` checks
+ * the namespace once and gives every operation on it. Kept only while the API routes move over;
+ * it goes with them.
  */
 import type { ClassBinding } from '../core/components.ts';
 import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import type { MessageFilter, QueueDepth } from '../store/store.ts';
+import type { DtlOperations, Connection, ItemMessageCounts, ItemStatus, MigrationReport, NodeInfo, ProductionSummary, TestRequest, TestResult } from './namespace-operations.ts';
 
-export interface ProductionSummary {
-  status: ReportedStatus;
-  lastStartTime: number | null;
-  lastStopTime: number | null;
-  autoStart: boolean;
-}
-
-export interface TestRequest {
-  target: string;
-  /** Python message class (`module.Class`) or a native class (`Ens.StringRequest`); absent → empty request. */
-  classname?: string;
-  /** The body: a JSON object, or a JSON text. Default `{}`. */
-  body?: unknown;
-  /** Restart the target item before dispatch (default true). */
-  restart?: boolean;
-}
-
-export interface TestResult {
-  /** Class of the response ('' when the target answered nothing). */
-  classname: string;
-  /** The response body as JSON text ('' when the target answered nothing). */
-  body: string;
-  /** Session of the test call, for the trace. */
-  sessionId: number;
-  durationMs: number;
-}
-
-export interface MigrationReport {
-  classes: string[];
-  productions: string[];
-  schemas: string[];
-  /** Console lines: what was registered, and the `No … to register` lines. */
-  output: string[];
-}
-
-export interface ItemStatus {
-  name: string;
-  classname: string;
-  enabled: boolean;
-  /** running | stopped | error | disabled */
-  state: string;
-  jobs: number;
-  error: string | null;
-}
-
-export interface Connection {
-  from: string;
-  to: string;
-}
-
-/** Messages handled by one item since the server started (for `GET /metrics`). */
-export interface ItemMessageCounts {
-  item: string;
-  /** Requests the item handled successfully. */
-  processed: number;
-  /** Requests whose handling failed for good. */
-  failed: number;
-}
-
-export interface NodeInfo {
-  nodeId: string;
-  host: string;
-  pid: number;
-  /** The node answering this request. */
-  self: boolean;
-  /** Milliseconds since its last heartbeat. */
-  silentMs: number;
-}
+export type {
+  Connection,
+  ItemMessageCounts,
+  ItemStatus,
+  MigrationReport,
+  NodeInfo,
+  ProductionSummary,
+  TestRequest,
+  TestResult,
+} from './namespace-operations.ts';
 
 export interface EngineApi {
   namespaces(): Promise<string[]>;
@@ -124,4 +68,23 @@ export interface EngineApi {
 
   /** Optional (added for `GET /metrics`): per-item message counters of the namespace. */
   messageCounts?(namespace: string): Promise<ItemMessageCounts[]>;
+}
+
+/** DtlOperations with the namespace as first parameter of every call (the former DtlService). */
+export type LegacyDtlService = {
+  [K in keyof DtlOperations]: DtlOperations[K] extends (...args: infer A) => infer R ? (namespace: string, ...args: A) => R : never;
+};
+
+/** The former DtlService over the namespace handles: each call resolves its namespace first. */
+export function legacyDtl(resolve: (namespace: string) => Promise<DtlOperations>): LegacyDtlService {
+  const call =
+    <K extends keyof DtlOperations>(key: K) =>
+    async (namespace: string, ...args: Parameters<DtlOperations[K]>) =>
+      ((await resolve(namespace))[key] as (...a: Parameters<DtlOperations[K]>) => unknown)(...args);
+  const keys: Array<keyof DtlOperations> = [
+    'listTransforms', 'getTransform', 'transformHistory', 'putTransform', 'deleteTransform', 'compileTransform', 'runTransform',
+    'listSchemas', 'getSchema', 'schemaTree', 'importSchema', 'deleteSchema',
+    'lookupTables', 'getLookup', 'putLookup', 'deleteLookup',
+  ];
+  return Object.fromEntries(keys.map((key) => [key, call(key)])) as unknown as LegacyDtlService;
 }

@@ -11,6 +11,7 @@ import { eventually, tempDir } from '../../test/support/temp-dir.ts';
 import { builtinClasses } from './builtin/index.ts';
 import type { ResolvedComponent, Resolver } from './component-resolver.ts';
 import { DtlService } from './dtl-service.ts';
+import { pythonRunner } from './dtl-python.ts';
 import { EventLog } from './event-log.ts';
 import { bodyText, stringRequest } from './native-messages.ts';
 import { RunningProduction, type OutcomeCounts } from './running-production.ts';
@@ -83,7 +84,7 @@ describe('RunningProduction', () => {
       drainTimeoutMs: 1000,
       graceMs: 500,
       counts,
-      transforms: new DtlService(store),
+      transforms: new DtlService(store, 'USER', pythonRunner()),
       cluster: null,
       onError: (error) => console.error(error),
     });

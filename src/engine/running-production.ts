@@ -32,9 +32,10 @@ export interface RunningProductionOptions {
   drainTimeoutMs: number;
   graceMs: number;
   counts: OutcomeCounts;
+  /** The DTL of the production's namespace. */
   transforms: {
-    transformMessage(namespace: string, name: string, body: MessageBody): Promise<MessageBody>;
-    importSchema(namespace: string, request: { path: string; package: string; name: string }): Promise<void>;
+    transformMessage(name: string, body: MessageBody): Promise<MessageBody>;
+    importSchema(request: { path: string; package: string; name: string }): Promise<void>;
   };
   /** Null on a single node (SQLite): queues then live in memory. */
   cluster: ClusterLink | null;
@@ -179,11 +180,11 @@ export class RunningProduction implements MessageRouter {
   }
 
   transform(name: string, body: MessageBody): Promise<MessageBody> {
-    return this.options.transforms.transformMessage(this.namespace, name, body);
+    return this.options.transforms.transformMessage(name, body);
   }
 
   importSchema(path: string, packageName: string, name: string): Promise<void> {
-    return this.options.transforms.importSchema(this.namespace, { path, package: packageName, name });
+    return this.options.transforms.importSchema({ path, package: packageName, name });
   }
 
   countOutcome(item: string, ok: boolean): void {

@@ -1,0 +1,222 @@
+/**
+ * The operations on one namespace (NamespaceOperations), over its Director (lifecycle), its
+ * DtlService and the store. The engine makes one per namespace, once the namespace is known to
+ * exist, and hands the same one to every request; nothing here checks the namespace again.
+ */
+import type { ClassBinding } from '../core/components.ts';
+import { ConveyorError } from '../core/errors.ts';
+import type { StoredMessage } from '../core/message.ts';
+import type { ProductionDefinition } from '../core/production.ts';
+import type { QueueDepth, Store } from '../store/store.ts';
+import type { Director } from './director.ts';
+import type { DtlService } from './dtl-service.ts';
+import type {
+  ComponentOperations,
+  Connection,
+  ItemMessageCounts,
+  ItemStatus,
+  LogOperations,
+  MessageOperations,
+  MigrationReport,
+  NamespaceOperations,
+  ProductionSummary,
+  TestRequest,
+  TestResult,
+} from './namespace-operations.ts';
+import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
+
+/** The pseudo-item that sends the test endpoint's requests, named as IRIS names its testing service. */
+export const testingService = 'EnsLib.Testing.Service';
+
+export class NamespaceHandle implements NamespaceOperations {
+  readonly components: ComponentOperations;
+  readonly log: LogOperations;
+  readonly messages: MessageOperations;
+
+  constructor(
+    readonly director: Director,
+    readonly dtl: DtlService,
+    private readonly store: Store,
+    private readonly interpreter: string | undefined,
+  ) {
+    const name = director.namespace;
+    this.components = {
+      start: (item) => director.component('start', item),
+      stop: (item) => director.component('stop', item),
+      restart: (item) => director.component('restart', item),
+    };
+    this.log = {
+      top: (count) => store.log.top(name, count),
+      since: (sinceId, limit) => store.log.since(name, sinceId, limit),
+      search: (query) => store.log.search(name, query),
+    };
+    this.messages = {
+      search: (filter) => store.messages.search(name, filter),
+      get: (id) => this.message(id),
+      trace: (sessionId) => store.messages.session(name, sessionId),
+      resend: (id, target) => this.resend(id, target),
+    };
+  }
+
+  get name(): string {
+    return this.director.namespace;
+  }
+
+  async status() {
+    const production = this.director.production || (await this.store.productions.getDefault(this.name)) || '';
+    return { production, status: this.director.reportedStatus() };
+  }
+
+  start(production?: string): Promise<string> {
+    return this.director.start(production);
+  }
+
+  stop(): Promise<void> {
+    return this.director.stop();
+  }
+
+  kill(): Promise<void> {
+    return this.director.kill();
+  }
+
+  restart(): Promise<void> {
+    return this.director.restart();
+  }
+
+  async update(): Promise<void> {
+    await this.director.update();
+  }
+
+  async list(): Promise<Record<string, ProductionSummary>> {
+    const result: Record<string, ProductionSummary> = {};
+    for (const record of await this.store.productions.list(this.name)) {
+      result[record.name] = {
+        status: record.name === this.director.production ? this.director.reportedStatus() : 'stopped',
+        lastStartTime: record.lastStartTime,
+        lastStopTime: record.lastStopTime,
+        autoStart: record.autoStart,
+      };
+    }
+    return result;
+  }
+
+  async getDefault(): Promise<string> {
+    return (await this.store.productions.getDefault(this.name)) ?? '';
+  }
+
+  async setDefault(production: string): Promise<void> {
+    if (!(await this.store.productions.get(this.name, production))) {
+      throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${production} does not exist in namespace ${this.name}`);
+    }
+    await this.store.productions.setDefault(this.name, production);
+  }
+
+  async getDefinition(production?: string): Promise<ProductionDefinition> {
+    const name = production || (await this.store.productions.getDefault(this.name));
+    if (!name) throw new ConveyorError('ERR_NO_DEFAULT_PRODUCTION', `No production was named and namespace ${this.name} has no default production`);
+    const record = await this.store.productions.get(this.name, name);
+    if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} does not exist in namespace ${this.name}`);
+    return record.definition;
+  }
+
+  async putDefinition(definition: ProductionDefinition): Promise<void> {
+    const names = new Set<string>();
+    for (const item of definition.items) {
+      if (names.has(item.name)) throw new ConveyorError('ERR_INVALID_INPUT', `Item name ${item.name} appears twice in production ${definition.name}`);
+      names.add(item.name);
+    }
+    await this.store.productions.put(this.name, definition);
+  }
+
+  async test(request: TestRequest): Promise<TestResult> {
+    const body = testRequestBody(request.classname, request.body);
+    if (body.encoding === 'json') assertJsonObjectText(body.data);
+    // The Director refuses what can never answer and waits for the reply outside its command order.
+    const result = await this.director.test({
+      target: request.target,
+      body,
+      restart: request.restart ?? true,
+      ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+    });
+    return { ...replyText(result.reply), sessionId: result.sessionId, durationMs: result.durationMs };
+  }
+
+  async migrate(settingsPath: string): Promise<MigrationReport> {
+    // Loaded on first use: most server runs never migrate.
+    const { migrateSettings } = await import('./migration/migrate.ts');
+    return migrateSettings(this.store, this.name, settingsPath, this.interpreter === undefined ? {} : { interpreter: this.interpreter });
+  }
+
+  async items(): Promise<ItemStatus[]> {
+    const running = this.director.running;
+    if (running) {
+      return [...running.hosts.values()].map((host) => ({
+        name: host.name,
+        classname: host.item.classname,
+        enabled: host.item.enabled,
+        state: host.state,
+        jobs: host.jobCount,
+        error: host.error,
+      }));
+    }
+    const name = this.director.production || (await this.store.productions.getDefault(this.name));
+    const record = name ? await this.store.productions.get(this.name, name) : null;
+    return (record?.definition.items ?? []).map((item) => ({
+      name: item.name,
+      classname: item.classname,
+      enabled: item.enabled,
+      state: item.enabled ? 'stopped' : 'disabled',
+      jobs: 0,
+      error: null,
+    }));
+  }
+
+  queues(): Promise<QueueDepth[]> {
+    return this.store.messages.queueDepths(this.name);
+  }
+
+  /** Item → target pairs: the TargetConfigNames settings, and the flows seen since the start. */
+  async connections(): Promise<Connection[]> {
+    const running = this.director.running;
+    const definition = running?.definition ?? (await this.getDefinition().catch(() => null));
+    const pairs = new Set<string>();
+    for (const item of definition?.items ?? []) {
+      for (const setting of item.settings) {
+        if (setting.name !== 'TargetConfigNames') continue;
+        for (const target of setting.value.split(',').map((t) => t.trim()).filter(Boolean)) pairs.add(`${item.name}\u0000${target}`);
+      }
+    }
+    for (const flow of running?.flows ?? []) pairs.add(flow);
+    return [...pairs].map((pair) => {
+      const [from, to] = pair.split('\u0000') as [string, string];
+      return { from, to };
+    });
+  }
+
+  classes(): Promise<ClassBinding[]> {
+    return this.store.classes.list(this.name);
+  }
+
+  async messageCounts(): Promise<ItemMessageCounts[]> {
+    return [...this.director.counts].map(([item, counts]) => ({ item, ...counts }));
+  }
+
+  private async message(id: number): Promise<StoredMessage> {
+    const message = await this.store.messages.get(this.name, id);
+    if (!message) throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `Message ${id} does not exist in namespace ${this.name}`);
+    return message;
+  }
+
+  private async resend(id: number, target?: string): Promise<number> {
+    const original = await this.message(id);
+    if (original.kind !== 'request') throw new ConveyorError('ERR_INVALID_INPUT', `Message ${id} is a response; only requests can be resent`);
+    return this.director.withRunning('resend a message', async (running) => {
+      const sent = await running.send({ source: original.source, parentId: null, sessionId: null }, target ?? original.target, original.body, {
+        responseRequired: false,
+        description: `Resent from message ${id}`,
+      });
+      await sent.accepted;
+      return sent.message.id;
+    });
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The management façade of the engine, in two levels: the engine-wide operations (namespaces,
+ * nodes) and, resolved once per request by `engine.namespace(name)`, a handle holding every
+ * operation on one namespace. The namespace is checked once, when the handle is made
+ * (ERR_NAMESPACE_UNKNOWN); nothing behind the handle takes a namespace again. The HTTP API (and
+ * through it the CLI and the portal) calls only these interfaces. Every method rejects with a
+ * ConveyorError (src/core/errors.ts) on failure.
+ */
+import type { ClassBinding } from '../core/components.ts';
+import type { LogEntry } from '../core/log.ts';
+import type { MessageHeader, StoredMessage } from '../core/message.ts';
+import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
+import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
+import type { LogQuery, MessageFilter, QueueDepth, StoredTransform } from '../store/store.ts';
+
+export interface EngineOperations {
+  namespaces(): Promise<string[]>;
+  /** The handle of one namespace; rejects with ERR_NAMESPACE_UNKNOWN when it does not exist. */
+  namespace(name: string): Promise<NamespaceOperations>;
+  /** The nodes serving this store (this server alone unless several share a PostgreSQL store). */
+  nodes(): Promise<NodeInfo[]>;
+}
+
+export interface NamespaceOperations {
+  readonly name: string;
+
+  status(): Promise<{ production: string; status: ReportedStatus }>;
+  /** Starts the named production, or the default one. Returns the name started. */
+  start(production?: string): Promise<string>;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  update(): Promise<void>;
+  list(): Promise<Record<string, ProductionSummary>>;
+  /** The default production name, or '' when none is set. */
+  getDefault(): Promise<string>;
+  setDefault(production: string): Promise<void>;
+  /** The stored definition of the named production, or of the default one. */
+  getDefinition(production?: string): Promise<ProductionDefinition>;
+  /** Creates or replaces a definition (the portal edits settings through it). */
+  putDefinition(definition: ProductionDefinition): Promise<void>;
+
+  /** Sends a test request to an item of the running production and waits for its reply. */
+  test(request: TestRequest): Promise<TestResult>;
+  /** Runs the settings.py migration of a folder already on this machine. */
+  migrate(settingsPath: string): Promise<MigrationReport>;
+
+  items(): Promise<ItemStatus[]>;
+  queues(): Promise<QueueDepth[]>;
+  connections(): Promise<Connection[]>;
+  classes(): Promise<ClassBinding[]>;
+  /** Per-item message counters since the server started (for `GET /metrics`). */
+  messageCounts(): Promise<ItemMessageCounts[]>;
+
+  readonly components: ComponentOperations;
+  readonly log: LogOperations;
+  readonly messages: MessageOperations;
+  readonly dtl: DtlOperations;
+}
+
+/** One item of the running production, on every node. */
+export interface ComponentOperations {
+  start(item: string): Promise<void>;
+  stop(item: string): Promise<void>;
+  restart(item: string): Promise<void>;
+}
+
+export interface LogOperations {
+  /** The newest `count` entries, newest first. */
+  top(count: number): Promise<LogEntry[]>;
+  /** Entries after `sinceId`, oldest first (follow mode). */
+  since(sinceId: number, limit: number): Promise<LogEntry[]>;
+  /** Search by type, item, text, session; newest first (the portal's log page and trace). */
+  search(query: LogQuery): Promise<LogEntry[]>;
+}
+
+export interface MessageOperations {
+  search(filter: MessageFilter): Promise<MessageHeader[]>;
+  /** ERR_MESSAGE_NOT_FOUND when absent. */
+  get(id: number): Promise<StoredMessage>;
+  /** Every message of a session, for the visual trace. */
+  trace(sessionId: number): Promise<MessageHeader[]>;
+  /** Sends a copy of a request again (to its target or another); returns the new message id. */
+  resend(id: number, target?: string): Promise<number>;
+}
+
+/** DTL of the namespace: transforms with their versions, JSON schemas as doc types, lookup tables. */
+export interface DtlOperations {
+  listTransforms(): Promise<TransformSummary[]>;
+  /** The latest version, or the given one. ERR_TRANSFORM_NOT_FOUND when absent. */
+  getTransform(name: string, version?: number): Promise<StoredTransform>;
+  /** Every version, oldest first. */
+  transformHistory(name: string): Promise<StoredTransform[]>;
+  /** Validates, then stores a new version; refuses (ERR_DTL, details = diagnostics) when it has errors. */
+  putTransform(name: string, source: string): Promise<StoredTransform>;
+  deleteTransform(name: string): Promise<void>;
+  /** Parses and validates, also against the doc types' schemas; never throws for a bad document. */
+  compileTransform(source: string, documentName?: string): Promise<DtlDiagnostic[]>;
+  /** Runs a stored transform (by name) or a document (source) on a JSON source. */
+  runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown }): Promise<TransformRunResult>;
+
+  listSchemas(): Promise<SchemaSummary[]>;
+  /** ERR_SCHEMA_NOT_FOUND when absent. */
+  getSchema(name: string): Promise<{ name: string; category: string; schema: unknown }>;
+  /** The fields of a schema as the DTL editor shows them. */
+  schemaTree(name: string): Promise<SchemaTreeNode[]>;
+  /** The spec's import: a JSON schema (a document, or a file on this machine) under a package and a name. */
+  importSchema(request: { path?: string; schema?: unknown; package: string; name: string }): Promise<void>;
+  deleteSchema(name: string): Promise<void>;
+
+  lookupTables(): Promise<string[]>;
+  /** ERR_LOOKUP_NOT_FOUND when absent. */
+  getLookup(table: string): Promise<Record<string, string>>;
+  putLookup(table: string, entries: Record<string, string>): Promise<void>;
+  deleteLookup(table: string): Promise<void>;
+}
+
+export interface ProductionSummary {
+  status: ReportedStatus;
+  lastStartTime: number | null;
+  lastStopTime: number | null;
+  autoStart: boolean;
+}
+
+export interface TestRequest {
+  target: string;
+  /** Python message class (`module.Class`) or a native class (`Ens.StringRequest`); absent → empty request. */
+  classname?: string;
+  /** The body: a JSON object, or a JSON text. Default `{}`. */
+  body?: unknown;
+  /** Restart the target item before dispatch (default true). */
+  restart?: boolean;
+  /** How long to wait for the reply, in ms (default 300 s; beyond the spec). */
+  timeoutMs?: number;
+}
+
+export interface TestResult {
+  /** Class of the response ('' when the target answered nothing). */
+  classname: string;
+  /** The response body as JSON text ('' when the target answered nothing). */
+  body: string;
+  /** Session of the test call, for the trace. */
+  sessionId: number;
+  durationMs: number;
+}
+
+export interface MigrationReport {
+  classes: string[];
+  productions: string[];
+  schemas: string[];
+  /** Console lines: what was registered, and the `No … to register` lines. */
+  output: string[];
+}
+
+export interface ItemStatus {
+  name: string;
+  classname: string;
+  enabled: boolean;
+  /** running | stopped | error | disabled */
+  state: string;
+  jobs: number;
+  error: string | null;
+}
+
+export interface Connection {
+  from: string;
+  to: string;
+}
+
+/** Messages handled by one item since the server started. */
+export interface ItemMessageCounts {
+  item: string;
+  /** Requests the item handled successfully. */
+  processed: number;
+  /** Requests whose handling failed for good. */
+  failed: number;
+}
+
+export interface NodeInfo {
+  nodeId: string;
+  host: string;
+  pid: number;
+  /** The node answering this request. */
+  self: boolean;
+  /** Milliseconds since its last heartbeat. */
+  silentMs: number;
+}
+
+export interface TransformSummary {
+  name: string;
+  sourceClass: string;
+  targetClass: string;
+  sourceDocType: string;
+  targetDocType: string;
+  version: number;
+  updatedAt: number;
+}
+
+export interface TransformRunResult {
+  target: unknown;
+  targetClass: string;
+  status: 'ok' | 'error';
+  errors: string[];
+  trace: string[];
+}
+
+export interface SchemaSummary {
+  name: string;
+  category: string;
+  updatedAt: number;
+}
