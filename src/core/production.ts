@@ -78,7 +78,3 @@ export function newProduction(name: string, items: ItemDefinition[] = [], overri
     ...overrides,
   };
 }
-
-export function settingValue(item: ItemDefinition, target: SettingTarget, name: string): string | undefined {
-  return item.settings.find((s) => s.target === target && s.name === name)?.value;
-}

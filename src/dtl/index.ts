@@ -44,7 +44,6 @@ export type {
   SqlQuery,
 } from './types.ts';
 export type { JsonValue } from './values.ts';
-export { runTransform, runTransformSync } from './run.ts';
 export { serializeTransform, serializeTransformClass } from './serialize.ts';
 export { parseTestEnvelope } from './test-envelope.ts';
 export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';

@@ -6,7 +6,6 @@ import { Dec } from './decimal.ts';
 import { Fanout, setMember } from './values.ts';
 
 export const MISSING: unique symbol = Symbol('missing');
-export type Missing = typeof MISSING;
 
 /** A step whose index is already known: a member name, a position, a key or a fan-out. */
 export type ResolvedStep =

@@ -5,10 +5,6 @@ export function stringRequest(text: string): MessageBody {
   return { classname: 'Ens.StringRequest', encoding: 'native', data: JSON.stringify({ StringValue: text }) };
 }
 
-export function stringResponse(text: string): MessageBody {
-  return { classname: 'Ens.StringResponse', encoding: 'native', data: JSON.stringify({ StringValue: text }) };
-}
-
 /** The text a body carries: StringValue of native string messages, else the raw data. */
 export function bodyText(body: MessageBody): string {
   if (body.encoding === 'native' && body.data !== '') {

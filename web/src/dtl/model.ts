@@ -77,10 +77,6 @@ function listAt(ast: TransformNode, path: ActionPath): ActionNode[] {
   return list;
 }
 
-export function actionAt(ast: TransformNode, path: ActionPath): ActionNode | undefined {
-  return listAt(ast, path)[path[path.length - 1] as number];
-}
-
 /** A copy of the model with `change` applied to it (the original is left alone). */
 export function edit(ast: TransformNode, change: (draft: TransformNode) => void): TransformNode {
   const draft = structuredClone(ast);
