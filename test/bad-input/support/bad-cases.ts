@@ -1,0 +1,166 @@
+/**
+ * The bad inputs of one route, generated from its OpenAPI description and its valid request: wrong or
+ * missing credentials, a role too low, bodies that are not JSON or over the limit, a wrong type for
+ * each declared property, unknown fields, missing required fields, hostile names in bodies, path and
+ * query. Each case says what the documentation promises for it (docs/api.md, "Rules every route
+ * follows"); reply-judge.ts holds that promise against the real reply.
+ */
+import { badNumbers, hostileNames, hostilePathSegments, hostileQueryValues, wrongValues, type BodyValue } from './bad-values.ts';
+import type { BaselineRequest } from './baselines.ts';
+import { objectShape, roleAtLeast, routeKey, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
+
+export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'unknown-user';
+
+/** What the docs promise: the status class of the reply (see reply-judge.ts). */
+export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'refused' | 'harmless';
+
+export type CaseKind = 'credentials' | 'role' | 'malformed body' | 'oversized body' | 'body not an object' | 'wrong type' | 'unknown field' | 'missing field' | 'hostile value' | 'path parameter' | 'query parameter';
+
+export interface BadCase {
+  id: string;
+  route: ApiRoute;
+  kind: CaseKind;
+  identity: Identity;
+  /** Path and query, percent-encoded. */
+  path: string;
+  body?: string;
+  /** undefined: application/json when there is a body; null: no content type. */
+  contentType?: string | null;
+  expect: Expectation;
+}
+
+/** Body properties that carry free text (any string is a valid value), not names of things. */
+const freeText = new Set(['password', 'data', 'source', 'xml', 'text', 'description', 'comment', 'value', 'body', 'envelope', 'content', 'schedule', 'json', 'schema']);
+/** Body properties and query parameters that name something to create, not something that must exist. */
+const creatingNames = new Set(['package', 'name']);
+/** Query parameters that must name something that exists. */
+const referencingQuery = new Set(['namespace', 'production', 'table']);
+/** Query parameters that must be numbers (whatever type the document gives them). */
+const numericQuery = new Set(['top', 'since_id', 'limit', 'before', 'version', 'session', 'id']);
+/** Query parameters with a closed set of values or a format. */
+const formattedQuery: Record<string, string> = { from: 'not-a-time', to: 'not-a-time', status: 'no-such-status', kind: 'no-such-kind', type: 'no-such-type' };
+
+const valueMarker = '__BAD_INPUT_VALUE__';
+
+function pathOf(route: ApiRoute, params: Record<string, string>, query: Array<[string, string]>): string {
+  const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `missing-${name}`));
+  const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  return search ? `${path}?${search}` : path;
+}
+
+/** The body text with the value at `field` (a property path) replaced by raw JSON text, or removed. */
+function bodyWith(body: Record<string, unknown>, field: string[], value: BodyValue | 'remove'): string {
+  const copy = structuredClone(body);
+  let target: Record<string, unknown> = copy;
+  for (const step of field.slice(0, -1)) {
+    const next = target[step];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) target[step] = {};
+    target = target[step] as Record<string, unknown>;
+  }
+  const last = field.at(-1) as string;
+  if (value === 'remove') {
+    delete target[last];
+    return JSON.stringify(copy);
+  }
+  target[last] = valueMarker;
+  return JSON.stringify(copy).replace(JSON.stringify(valueMarker), () => value.json);
+}
+
+/** The properties to vary: the body's own, and one level into object properties with a closed shape. */
+function propertiesOf(schema: JsonSchema, prefix: string[] = [], depth = 0): Array<{ field: string[]; schema: JsonSchema; required: boolean; closed: boolean }> {
+  const shape = objectShape(schema);
+  if (!shape) return [];
+  const own = Object.entries(shape.properties).map(([name, property]) => ({ field: [...prefix, name], schema: property, required: shape.required.includes(name), closed: shape.closed }));
+  if (depth >= 1) return own;
+  return own.flatMap((entry) => [entry, ...propertiesOf(entry.schema, entry.field, depth + 1)]);
+}
+
+function isString(schema: JsonSchema): boolean {
+  return schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+}
+
+export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { bodyLimit: number }): BadCase[] {
+  const cases: BadCase[] = [];
+  const key = routeKey(route);
+  const baseQuery = Object.entries(baseline.query);
+  const basePath = pathOf(route, baseline.pathParams, baseQuery);
+  const baseBody = baseline.body === undefined ? undefined : JSON.stringify(baseline.body);
+  const add = (kind: CaseKind, label: string, expect: Expectation, request: Partial<Pick<BadCase, 'identity' | 'path' | 'body' | 'contentType'>> = {}) => {
+    cases.push({ id: `${key} · ${label}`, route, kind, expect, identity: request.identity ?? 'admin', path: request.path ?? basePath, ...('body' in request ? { body: request.body } : baseBody === undefined ? {} : { body: baseBody }), ...('contentType' in request ? { contentType: request.contentType } : {}) });
+  };
+
+  // Credentials: the real request, so a route that forgot the check would act on it.
+  add('credentials', 'no Authorization header', 'unauthenticated', { identity: 'none' });
+  add('credentials', 'empty Basic credentials (Og==)', 'unauthenticated', { identity: 'empty' });
+  add('credentials', 'a header that is not Basic', 'unauthenticated', { identity: 'malformed' });
+  add('credentials', 'a wrong password', 'unauthenticated', { identity: 'wrong-password' });
+  add('credentials', 'an unknown user', 'unauthenticated', { identity: 'unknown-user' });
+  for (const role of ['viewer', 'operator'] as const) {
+    if (!roleAtLeast(role, route.role)) add('role', `a ${role} on a route for ${route.role}s`, 'forbidden', { identity: role });
+  }
+
+  if (route.body && baseBody !== undefined) {
+    add('malformed body', 'a truncated JSON body', 'not-json', { body: baseBody.slice(0, Math.max(1, Math.floor(baseBody.length / 2))) });
+    add('malformed body', 'JSON followed by garbage', 'not-json', { body: `${baseBody} trailing-garbage` });
+    add('malformed body', 'two JSON values', 'not-json', { body: `${baseBody}${baseBody}` });
+    add('malformed body', 'a form-encoded body', 'not-json', { body: 'production=x&namespace=USER', contentType: 'application/x-www-form-urlencoded' });
+    add('malformed body', 'an XML body', 'not-json', { body: '<request><production>x</production></request>', contentType: 'application/xml' });
+    add('malformed body', 'plain text', 'not-json', { body: 'hello', contentType: 'text/plain' });
+    add('malformed body', 'bytes that are not UTF-8', 'not-json', { body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'), contentType: 'application/octet-stream' });
+    add('oversized body', 'a body over the body limit', 'too-large', { body: `{"pad":"${'x'.repeat(spec.bodyLimit)}"}` });
+    if (route.body.required) {
+      add('missing field', 'an empty body where one is required', 'refused', { body: '' });
+      add('missing field', 'no body where one is required', 'refused', { body: undefined, contentType: null });
+    }
+    const top = route.body.schema;
+    for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'refused', { body: value.json });
+    if (!Array.isArray(baseline.body)) {
+      const body = baseline.body ?? {};
+      const shape = objectShape(top);
+      if (shape?.closed) add('unknown field', 'an unknown extra field', 'refused', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
+      for (const property of propertiesOf(top)) {
+        const name = property.field.join('.');
+        for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
+        if (property.required) add('missing field', `${name} is missing`, 'refused', { body: bodyWith(body, property.field, 'remove') });
+        const leaf = property.field.at(-1) as string;
+        if (!isString(property.schema) || freeText.has(leaf)) continue;
+        // A hostile name matters where the request uses it: a field the valid request sets (an alias
+        // the request leaves out, like `item` beside `component`, is only checked for its type).
+        if (property.field.length > 1 || !(leaf in body)) continue;
+        for (const hostile of hostileNames) {
+          if (creatingNames.has(leaf) && !hostile.creates) continue;
+          add('hostile value', `${name} is ${hostile.label}`, 'refused', { body: bodyWith(body, property.field, { label: hostile.label, json: JSON.stringify(hostile.value) }) });
+        }
+      }
+    }
+  }
+
+  for (const parameter of route.parameters.filter((p) => p.in === 'path')) {
+    const creates = route.method === 'PUT';
+    for (const { label, segment } of hostilePathSegments(/id$/i.test(parameter.name), creates)) {
+      add('path parameter', `path {${parameter.name}} is ${label}`, 'refused', { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
+    }
+  }
+
+  for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
+    const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
+    const numeric = numericQuery.has(parameter.name) || parameter.schema.type === 'integer' || parameter.schema.type === 'number';
+    if (numeric) {
+      for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, 'refused', { path: withValue(bad.value) });
+      add('query parameter', `query ${parameter.name} given twice`, 'refused', { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });
+      continue;
+    }
+    const format = formattedQuery[parameter.name];
+    if (format) add('query parameter', `query ${parameter.name} is ${JSON.stringify(format)}`, 'refused', { path: withValue(format) });
+    const expect: Expectation = referencingQuery.has(parameter.name) ? 'refused' : 'harmless';
+    for (const hostile of hostileQueryValues) add('query parameter', `query ${parameter.name} is ${hostile.label}`, expect, { path: withValue(hostile.value) });
+  }
+  return cases;
+}
+
+/** The path with one parameter replaced by a raw (already encoded) segment; the others encoded. */
+function rawPath(route: ApiRoute, baseline: BaselineRequest, name: string, segment: string, query: Array<[string, string]>): string {
+  const path = route.template.replace(/\{([^}]+)\}/g, (_, param: string) => (param === name ? segment : encodeURIComponent(baseline.pathParams[param] ?? `missing-${param}`)));
+  const search = query.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
+  return search ? `${path}?${search}` : path;
+}

@@ -1,0 +1,89 @@
+/**
+ * What docs/api.md promises for a bad input, held against the real reply:
+ * - 401 with `WWW-Authenticate: Basic …` for missing or wrong credentials, 403 for a role too low,
+ *   400 for a body that is not JSON, 413 for a body over the limit ("Outside both rules");
+ * - otherwise a refusal: HTTP 500 on a spec route (spec "Errors" rule 1), 400 / 404 / 409 on the
+ *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
+ *   (`status.errors`), as the real client reads them;
+ * - always a JSON body with a non-empty `error` text, and never a stack trace or a server path.
+ */
+import type { BadCase } from './bad-cases.ts';
+import type { RawReply } from './raw-http.ts';
+
+/** The spec's routes (shared/spec "Routes"): every failure is HTTP 500 {"error": text}. */
+const specRoutes = new Set(
+  ['GET version', 'GET status', 'POST start', 'POST stop', 'POST kill', 'POST restart', 'POST update', 'GET list', 'GET default', 'PUT default', 'GET log', 'GET export', 'POST test', 'PUT migrate'].map((route) => {
+    const [method, name] = route.split(' ');
+    return `${method} /api/iop/${name}`;
+  }),
+);
+
+export function isSpecRoute(method: string, template: string): boolean {
+  return specRoutes.has(`${method} ${template}`);
+}
+
+/** Routes whose documented reply to a bad input is a 200 that carries the errors. */
+const inBandErrors: Record<string, (json: unknown) => boolean> = {
+  'POST /api/atelier/v1/{namespace}/action/compile': (json) => {
+    const errors = (json as { status?: { errors?: unknown[] } } | undefined)?.status?.errors;
+    return Array.isArray(errors) && errors.length > 0;
+  },
+};
+
+const beyondSpecRefusals = [400, 404, 409];
+
+export interface LeakMarkers {
+  /** Server-side paths that must never appear in a reply (the home, the repository). */
+  paths: string[];
+}
+
+function leaks(text: string, markers: LeakMarkers): string[] {
+  const found: string[] = [];
+  for (const path of markers.paths) if (path && text.includes(path)) found.push(`the server path ${path}`);
+  if (text.includes('node_modules')) found.push('node_modules');
+  if (/\.ts:\d*/.test(text)) found.push('a .ts: source position');
+  if (/\n\s+at [^\n]+:\d+:\d+/.test(text) || /\bat [\w.<>]+ \([^)]*:\d+:\d+\)/.test(text)) found.push('a JavaScript stack trace');
+  if (text.includes('Traceback (most recent call last)')) found.push('a Python traceback');
+  return found;
+}
+
+function statusProblem(badCase: BadCase, reply: RawReply): string | null {
+  const spec = isSpecRoute(badCase.route.method, badCase.route.template);
+  const exact: Record<string, number> = { unauthenticated: 401, forbidden: 403, 'not-json': 400, 'too-large': 413 };
+  const wanted = exact[badCase.expect];
+  if (wanted !== undefined) {
+    if (reply.status !== wanted) return `answered ${reply.status}, the docs promise ${wanted}`;
+    if (badCase.expect === 'unauthenticated' && !/^Basic /i.test(String(reply.headers['www-authenticate'] ?? ''))) return '401 without WWW-Authenticate: Basic';
+    return null;
+  }
+  if (badCase.expect === 'harmless') {
+    if (reply.status >= 500 && !(spec && reply.status === 500)) return `answered ${reply.status} to a value it may accept or refuse`;
+    return null;
+  }
+  const inBand = inBandErrors[`${badCase.route.method} ${badCase.route.template}`];
+  if (inBand && reply.status === 200) return inBand(reply.json) ? null : 'answered 200 without reporting an error';
+  if (spec) return reply.status === 500 ? null : `answered ${reply.status}, the spec promises 500 {"error"} for every failure of a spec route`;
+  return beyondSpecRefusals.includes(reply.status) ? null : `answered ${reply.status}, the docs promise 400 (bad input), 404 (unknown) or 409 (not running / busy)`;
+}
+
+/** The problems of a reply to a bad case; empty when it was handled as documented. */
+export function judge(badCase: BadCase, reply: RawReply, markers: LeakMarkers): string[] {
+  const problems: string[] = [];
+  const status = statusProblem(badCase, reply);
+  if (status) problems.push(status);
+  if (reply.status >= 400) {
+    if (!/^application\/json/.test(String(reply.headers['content-type'] ?? ''))) problems.push(`content type ${String(reply.headers['content-type'])}, not JSON`);
+    const error = (reply.json as { error?: unknown } | undefined)?.error;
+    if (typeof error !== 'string' || error.trim() === '') problems.push('no non-empty string `error` in the body');
+  }
+  // A successful reply may carry stored data that mentions paths (an event-log entry, a message body);
+  // what must never carry them is a reply the server wrote about a failure.
+  if (reply.status >= 300) for (const leak of leaks(reply.text, markers)) problems.push(`the reply shows ${leak}`);
+  return problems;
+}
+
+/** A short excerpt of a reply for the findings (no more than a line). */
+export function excerpt(reply: RawReply): string {
+  const text = reply.text.replace(/\s+/g, ' ');
+  return `${reply.status} ${text.length > 240 ? `${text.slice(0, 240)}…` : text}`;
+}
