@@ -5,7 +5,7 @@
  * query. Each case says what the documentation promises for it (docs/api.md, "Rules every route
  * follows"); reply-judge.ts holds that promise against the real reply.
  */
-import { badNumbers, hostileNames, hostilePathSegments, hostileQueryValues, wrongValues, type BodyValue } from './bad-values.ts';
+import { badNumbers, hostileNames, hostileNumbers, hostilePathSegments, hostileQueryValues, hostileXml, wrongValues, type BodyValue } from './bad-values.ts';
 import type { BaselineRequest } from './baselines.ts';
 import { objectShape, roleAtLeast, routeKey, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
 
@@ -54,7 +54,7 @@ function bodyWith(body: Record<string, unknown>, field: string[], value: BodyVal
   let target: Record<string, unknown> = copy;
   for (const step of field.slice(0, -1)) {
     const next = target[step];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) target[step] = {};
+    if (next === null || typeof next !== 'object') target[step] = {};
     target = target[step] as Record<string, unknown>;
   }
   const last = field.at(-1) as string;
@@ -66,13 +66,38 @@ function bodyWith(body: Record<string, unknown>, field: string[], value: BodyVal
   return JSON.stringify(copy).replace(JSON.stringify(valueMarker), () => value.json);
 }
 
-/** The properties to vary: the body's own, and one level into object properties with a closed shape. */
-function propertiesOf(schema: JsonSchema, prefix: string[] = [], depth = 0): Array<{ field: string[]; schema: JsonSchema; required: boolean; closed: boolean }> {
+interface VariedProperty {
+  field: string[];
+  schema: JsonSchema;
+  required: boolean;
+  closed: boolean;
+}
+
+/**
+ * The properties to vary: the body's own, and two levels into object properties and into the first
+ * element of arrays of objects (a definition's `items[0].pool_size`), where the valid request has one.
+ */
+function propertiesOf(schema: JsonSchema, present: unknown, prefix: string[] = [], depth = 0): VariedProperty[] {
   const shape = objectShape(schema);
   if (!shape) return [];
+  const values = (present ?? {}) as Record<string, unknown>;
   const own = Object.entries(shape.properties).map(([name, property]) => ({ field: [...prefix, name], schema: property, required: shape.required.includes(name), closed: shape.closed }));
-  if (depth >= 1) return own;
-  return own.flatMap((entry) => [entry, ...propertiesOf(entry.schema, entry.field, depth + 1)]);
+  if (depth >= 2) return own;
+  return own.flatMap((entry) => {
+    const name = entry.field.at(-1) as string;
+    const value = values[name];
+    const items = entry.schema.items as JsonSchema | undefined;
+    const nested = Array.isArray(value) && value.length > 0 && items ? propertiesOf(items, value[0], [...entry.field, '0'], depth + 1) : propertiesOf(entry.schema, value, entry.field, depth + 1);
+    return [entry, ...nested];
+  });
+}
+
+function valueAt(body: unknown, field: string[]): unknown {
+  return field.reduce<unknown>((value, step) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[step] : undefined), body);
+}
+
+function isNumeric(schema: JsonSchema): boolean {
+  return schema.type === 'integer' || schema.type === 'number';
 }
 
 function isString(schema: JsonSchema): boolean {
@@ -118,17 +143,27 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
       const body = baseline.body ?? {};
       const shape = objectShape(top);
       if (shape?.closed) add('unknown field', 'an unknown extra field', 'refused', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
-      for (const property of propertiesOf(top)) {
+      for (const property of propertiesOf(top, body)) {
         const name = property.field.join('.');
         for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
         if (property.required) add('missing field', `${name} is missing`, 'refused', { body: bodyWith(body, property.field, 'remove') });
-        const leaf = property.field.at(-1) as string;
-        if (!isString(property.schema) || freeText.has(leaf)) continue;
-        // A hostile name matters where the request uses it: a field the valid request sets (an alias
+        // A hostile value matters where the request uses it: a field the valid request sets (an alias
         // the request leaves out, like `item` beside `component`, is only checked for its type).
-        if (property.field.length > 1 || !(leaf in body)) continue;
+        const leaf = property.field.at(-1) as string;
+        const used = valueAt(body, property.field) !== undefined;
+        if (!used) continue;
+        if (isNumeric(property.schema)) {
+          for (const value of hostileNumbers) add('hostile value', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
+          continue;
+        }
+        if (leaf === 'xml' || leaf === 'source') {
+          for (const value of hostileXml) add('hostile value', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
+          continue;
+        }
+        if (!isString(property.schema) || freeText.has(leaf)) continue;
         for (const hostile of hostileNames) {
-          if (creatingNames.has(leaf) && !hostile.creates) continue;
+          // Inside a definition, names are created or may name a class registered later.
+          if ((creatingNames.has(leaf) || property.field.length > 1) && !hostile.creates) continue;
           add('hostile value', `${name} is ${hostile.label}`, 'refused', { body: bodyWith(body, property.field, { label: hostile.label, json: JSON.stringify(hostile.value) }) });
         }
       }

@@ -111,6 +111,20 @@ export function hostilePathSegments(isId: boolean, creates: boolean): Array<{ la
   return [...segments, ...(isId ? ids : [])].filter((entry) => !creates || entry.creates);
 }
 
+/** Numbers a count, size or id can never be, which a schema without bounds still lets through. */
+export const hostileNumbers: BodyValue[] = [
+  { label: 'a negative number', json: '-1' },
+  { label: 'a number out of range', json: '1e308' },
+  { label: 'a number literal beyond a double', json: '1e400' },
+];
+
+/** Documents for the properties that carry XML (a transform's source, a lookup export): too deep to be real. */
+export const hostileXml: BodyValue[] = [
+  { label: `XML ${deepDepth} elements deep`, json: JSON.stringify(`${'<a>'.repeat(deepDepth)}${'</a>'.repeat(deepDepth)}`) },
+  { label: 'XML with an external entity', json: JSON.stringify('<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><lookupTable><entry table="T" key="k">&x;</entry></lookupTable>') },
+  { label: 'XML that is not closed', json: JSON.stringify('<transform sourceClass="IOP.Message"><assign') },
+];
+
 /** Bad values of a numeric query parameter (`top`, `since_id`, `limit`, …). */
 export const badNumbers: Array<{ label: string; value: string }> = [
   { label: 'not a number', value: 'abc' },

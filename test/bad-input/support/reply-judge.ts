@@ -4,7 +4,8 @@
  *   400 for a body that is not JSON, 413 for a body over the limit ("Outside both rules");
  * - otherwise a refusal: HTTP 500 on a spec route (spec "Errors" rule 1), 400 / 404 / 409 on the
  *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
- *   (`status.errors`), as the real client reads them;
+ *   (`status.errors`), as the real client reads them, and the transform compile and run routes report
+ *   invalid transforms inside a 200 (`ok: false`, `status: "error"`, docs/dtl.md);
  * - always a JSON body with a non-empty `error` text, and never a stack trace or a server path.
  */
 import type { BadCase } from './bad-cases.ts';
@@ -24,6 +25,8 @@ export function isSpecRoute(method: string, template: string): boolean {
 
 /** Routes whose documented reply to a bad input is a 200 that carries the errors. */
 const inBandErrors: Record<string, (json: unknown) => boolean> = {
+  'POST /api/iop/transforms/compile': (json) => (json as { ok?: unknown } | undefined)?.ok === false,
+  'POST /api/iop/transforms/run': (json) => (json as { status?: unknown } | undefined)?.status === 'error',
   'POST /api/atelier/v1/{namespace}/action/compile': (json) => {
     const errors = (json as { status?: { errors?: unknown[] } } | undefined)?.status?.errors;
     return Array.isArray(errors) && errors.length > 0;
