@@ -199,6 +199,11 @@ export class DtlService implements DtlOperations {
     this.loadedLookups = null;
   }
 
+  async putLookups(tables: Record<string, Record<string, string>>): Promise<void> {
+    await this.store.lookups.putMany(this.namespace, tables);
+    this.loadedLookups = null;
+  }
+
   async deleteLookup(table: string): Promise<void> {
     await this.getLookup(table);
     await this.store.lookups.delete(this.namespace, table);

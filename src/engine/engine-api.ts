@@ -9,6 +9,7 @@ import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import type { MessageFilter, QueueDepth } from '../store/store.ts';
+import type { PackageUpload } from './migration/package-swap.ts';
 import type { DtlOperations, Connection, ItemMessageCounts, ItemStatus, MigrationReport, NodeInfo, ProductionSummary, TestRequest, TestResult } from './namespace-operations.ts';
 
 export type {
@@ -48,6 +49,8 @@ export interface EngineApi {
   test(namespace: string, request: TestRequest): Promise<TestResult>;
   /** Runs the settings.py migration of a folder already on this machine. */
   migrate(namespace: string, settingsPath: string): Promise<MigrationReport>;
+  /** Writes an uploaded package and migrates it, all or nothing across kill -9 (`PUT /migrate`). */
+  migratePackage(namespace: string, upload: PackageUpload): Promise<MigrationReport>;
 
   componentStart(namespace: string, item: string): Promise<void>;
   componentStop(namespace: string, item: string): Promise<void>;
@@ -84,7 +87,7 @@ export function legacyDtl(resolve: (namespace: string) => Promise<DtlOperations>
   const keys: Array<keyof DtlOperations> = [
     'listTransforms', 'getTransform', 'transformHistory', 'putTransform', 'deleteTransform', 'compileTransform', 'runTransform',
     'listSchemas', 'getSchema', 'schemaTree', 'importSchema', 'deleteSchema',
-    'lookupTables', 'getLookup', 'putLookup', 'deleteLookup',
+    'lookupTables', 'getLookup', 'putLookup', 'putLookups', 'deleteLookup',
   ];
   return Object.fromEntries(keys.map((key) => [key, call(key)])) as unknown as LegacyDtlService;
 }

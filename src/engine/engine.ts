@@ -16,6 +16,7 @@ import { DtlService } from './dtl-service.ts';
 import { pythonRunner } from './dtl-python.ts';
 import { legacyDtl, type EngineApi, type LegacyDtlService } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
+import type { PackageUpload } from './migration/package-swap.ts';
 import { NamespaceHandle } from './namespace-handle.ts';
 import type { EngineOperations, NodeInfo, TestRequest } from './namespace-operations.ts';
 
@@ -160,6 +161,7 @@ export class Engine implements EngineOperations, EngineApi {
   searchLog = async (namespace: string, query: LogQuery) => (await this.namespace(namespace)).log.search(query);
   test = async (namespace: string, request: TestRequest) => (await this.namespace(namespace)).test(request);
   migrate = async (namespace: string, settingsPath: string) => (await this.namespace(namespace)).migrate(settingsPath);
+  migratePackage = async (namespace: string, upload: PackageUpload) => (await this.namespace(namespace)).migratePackage(upload);
   componentStart = async (namespace: string, item: string) => (await this.namespace(namespace)).components.start(item);
   componentStop = async (namespace: string, item: string) => (await this.namespace(namespace)).components.stop(item);
   componentRestart = async (namespace: string, item: string) => (await this.namespace(namespace)).components.restart(item);

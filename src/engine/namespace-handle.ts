@@ -10,6 +10,7 @@ import type { ProductionDefinition } from '../core/production.ts';
 import type { QueueDepth, Store } from '../store/store.ts';
 import type { Director } from './director.ts';
 import type { DtlService } from './dtl-service.ts';
+import type { PackageUpload } from './migration/package-swap.ts';
 import type {
   ComponentOperations,
   Connection,
@@ -145,6 +146,11 @@ export class NamespaceHandle implements NamespaceOperations {
     // Loaded on first use: most server runs never migrate.
     const { migrateSettings } = await import('./migration/migrate.ts');
     return migrateSettings(this.store, this.name, settingsPath, this.interpreter === undefined ? {} : { interpreter: this.interpreter });
+  }
+
+  async migratePackage(upload: PackageUpload): Promise<MigrationReport> {
+    const { migratePackage } = await import('./migration/package-swap.ts');
+    return migratePackage(this.store, this.name, upload, this.interpreter === undefined ? {} : { interpreter: this.interpreter });
   }
 
   async items(): Promise<ItemStatus[]> {

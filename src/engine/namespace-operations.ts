@@ -11,6 +11,7 @@ import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
+import type { PackageUpload } from './migration/package-swap.ts';
 import type { LogQuery, MessageFilter, QueueDepth, StoredTransform } from '../store/store.ts';
 
 export interface EngineOperations {
@@ -44,6 +45,11 @@ export interface NamespaceOperations {
   test(request: TestRequest): Promise<TestResult>;
   /** Runs the settings.py migration of a folder already on this machine. */
   migrate(settingsPath: string): Promise<MigrationReport>;
+  /**
+   * Writes an uploaded package and runs its settings.py migration (`PUT /migrate`), all or nothing
+   * across kill -9: the package folder changes only once the new one was validated.
+   */
+  migratePackage(upload: PackageUpload): Promise<MigrationReport>;
 
   items(): Promise<ItemStatus[]>;
   queues(): Promise<QueueDepth[]>;
@@ -112,6 +118,8 @@ export interface DtlOperations {
   /** ERR_LOOKUP_NOT_FOUND when absent. */
   getLookup(table: string): Promise<Record<string, string>>;
   putLookup(table: string, entries: Record<string, string>): Promise<void>;
+  /** Replaces each of these tables, all in one transaction (an import: all of them or none). */
+  putLookups(tables: Record<string, Record<string, string>>): Promise<void>;
   deleteLookup(table: string): Promise<void>;
 }
 

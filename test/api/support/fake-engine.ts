@@ -9,6 +9,7 @@ import type { LogEntry, LogType } from '../../../src/core/log.ts';
 import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts';
 import { newItem, newProduction, type ProductionDefinition, type ReportedStatus } from '../../../src/core/production.ts';
 import type { QueueDepth } from '../../../src/store/store.ts';
+import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
 import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from '../../../src/engine/engine-api.ts';
 
 interface NamespaceState {
@@ -150,6 +151,11 @@ export class FakeEngine implements EngineApi {
   }
   async migrate(namespace: string, settingsPath: string): Promise<MigrationReport> {
     this.#call('migrate', namespace, settingsPath);
+    if (this.migrateFailure) throw this.migrateFailure;
+    return { classes: [], productions: [], schemas: [], output: [] };
+  }
+  async migratePackage(namespace: string, upload: PackageUpload): Promise<MigrationReport> {
+    this.#call('migratePackage', namespace, upload);
     if (this.migrateFailure) throw this.migrateFailure;
     return { classes: [], productions: [], schemas: [], output: [] };
   }
