@@ -12,7 +12,7 @@
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { ProductionState, ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
-import type { ClusterNode, ControlOp } from './cluster-node.ts';
+import type { ControlOp, Coordinator } from './coordinator.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
@@ -21,7 +21,8 @@ export interface DirectorOptions {
   drainTimeoutMs: number;
   graceMs: number;
   transforms: RunningProductionOptions['transforms'];
-  cluster: ClusterNode | null;
+  /** This server among the nodes sharing the store (alone on SQLite). */
+  coordinator: Coordinator;
   onError: (error: unknown) => void;
 }
 
@@ -52,8 +53,7 @@ export class Director {
     const records = await this.store.productions.list(this.namespace);
     const crashed = records.find((r) => r.state === 'running');
     if (!crashed) return;
-    const cluster = this.options.cluster;
-    const others = cluster ? (await cluster.liveNodes()).filter((node) => node.nodeId !== cluster.nodeId) : [];
+    const others = await this.otherLiveNodes();
     if (others.length > 0) {
       await this.serial(() => this.startLocal(crashed.name));
       this.log.write('Info', `Joined production ${crashed.name}, running on ${others.length} other node${others.length === 1 ? '' : 's'}`);
@@ -76,10 +76,9 @@ export class Director {
   }
 
   start(name?: string): Promise<string> {
-    // In a cluster the check that nothing runs and the start itself happen under a namespace-wide
-    // lease, so two nodes starting at the same instant cannot both pass the check.
-    const cluster = this.options.cluster;
-    return this.serial(() => (cluster ? cluster.exclusively(`lifecycle:${this.namespace}`, () => this.startChecked(name)) : this.startChecked(name)));
+    // The check that nothing runs and the start itself happen under a namespace-wide lease, so two
+    // nodes starting at the same instant cannot both pass the check.
+    return this.serial(() => this.options.coordinator.exclusively(`lifecycle:${this.namespace}`, () => this.startChecked(name)));
   }
 
   private async startChecked(name?: string): Promise<string> {
@@ -99,16 +98,17 @@ export class Director {
   }
 
   /**
-   * Cluster: the production other live nodes run, as the store records it. A production recorded
-   * as running while no other node is alive is a leftover of a crash (troubled), not a holder.
+   * The production other live nodes run, as the store records it. A production recorded as
+   * running while no other node is alive is a leftover of a crash (troubled), not a holder.
    */
   private async runningElsewhere(): Promise<string | undefined> {
-    const cluster = this.options.cluster;
-    if (!cluster) return undefined;
-    const recorded = (await this.store.productions.list(this.namespace)).find((r) => r.state === 'running');
-    if (!recorded) return undefined;
-    const others = (await cluster.liveNodes()).filter((node) => node.nodeId !== cluster.nodeId);
-    return others.length > 0 ? recorded.name : undefined;
+    if ((await this.otherLiveNodes()).length === 0) return undefined;
+    return (await this.store.productions.list(this.namespace)).find((r) => r.state === 'running')?.name;
+  }
+
+  private async otherLiveNodes() {
+    const { coordinator } = this.options;
+    return (await coordinator.liveNodes()).filter((node) => node.nodeId !== coordinator.nodeId);
   }
 
   stop(): Promise<void> {
@@ -189,10 +189,10 @@ export class Director {
     });
   }
 
-  /** On server shutdown: stop what runs here. In a cluster the other nodes keep running it. */
+  /** On server shutdown: stop what runs here. When other nodes keep running it, this node only leaves it. */
   async shutdown(): Promise<void> {
     if (!this.running) return;
-    if (this.options.cluster) {
+    if (this.options.coordinator.productionsOutliveShutdown) {
       await this.serial(async () => {
         if (this.running) this.ended(this.running.name, await this.stopLocal(this.running));
       });
@@ -211,7 +211,7 @@ export class Director {
       graceMs: this.options.graceMs,
       transforms: this.options.transforms,
       counts: this.counts,
-      cluster: this.options.cluster,
+      coordinator: this.options.coordinator,
       onError: this.options.onError,
     });
     try {
@@ -249,8 +249,8 @@ export class Director {
   }
 
   private announce(op: ControlOp): void {
-    const cluster = this.options.cluster;
-    cluster?.announce({ type: 'control', namespace: this.namespace, op, origin: cluster.nodeId });
+    const { coordinator } = this.options;
+    coordinator.announce({ type: 'control', namespace: this.namespace, op, origin: coordinator.nodeId });
   }
 
   private requireRunning(what: string): RunningProduction {

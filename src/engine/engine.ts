@@ -7,9 +7,9 @@ import { ConveyorError } from '../core/errors.ts';
 import { TransformCache } from '../dtl/index.ts';
 import type { LogQuery, MessageFilter, Store } from '../store/store.ts';
 import type { ProductionDefinition } from '../core/production.ts';
+import { coordinatorFor } from './choose-coordinator.ts';
 import { ComponentResolver } from './component-resolver.ts';
-import { hostname } from 'node:os';
-import { ClusterNode, type ClusterEvent } from './cluster-node.ts';
+import type { ClusterEvent, Coordinator } from './coordinator.ts';
 import { Director } from './director.ts';
 import type { RunningProduction } from './running-production.ts';
 import { DtlService } from './dtl-service.ts';
@@ -25,15 +25,20 @@ export interface EngineOptions {
   interpreter?: string;
   drainTimeoutMs?: number;
   graceMs?: number;
-  /** Cluster: lease of a claimed request (default 30 s); a dead node's requests wait this long. */
+  /**
+   * How this server works with others sharing its store; the server's composition passes it.
+   * Default: the one coordinatorFor() picks for the store.
+   */
+  coordinator?: Coordinator;
+  /** For the default coordinator: lease of a claimed request (default 30 s). */
   leaseMs?: number;
   /** Where engine-level problems go (failed log writes, background errors). */
   onBackgroundError?: (error: unknown) => void;
 }
 
 export class Engine implements EngineOperations, EngineApi {
-  /** This server as a node of a cluster, when the store is shared (PostgreSQL). */
-  readonly cluster: ClusterNode | null;
+  /** This server among the nodes sharing its store (alone on SQLite). */
+  readonly coordinator: Coordinator;
   private readonly handles = new Map<string, NamespaceHandle>();
   /** Compiled transforms of every namespace (keyed by namespace, name and version). */
   private readonly transformCache = new TransformCache();
@@ -44,19 +49,14 @@ export class Engine implements EngineOperations, EngineApi {
     private readonly options: EngineOptions,
   ) {
     this.runPython = pythonRunner(options.interpreter);
-    this.cluster =
-      store.capabilities.multiNode && store.cluster
-        ? new ClusterNode(store.cluster, { leaseMs: options.leaseMs ?? 30_000, onError: (error) => this.backgroundError(error) })
-        : null;
+    this.coordinator = options.coordinator ?? coordinatorFor(store, { ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }), onError: (error) => this.backgroundError(error) });
   }
 
-  /** Opens the engine: joins the cluster, troubled states after a crash, then AutoStart productions. */
+  /** Opens the engine: joins the other nodes, troubled states after a crash, then AutoStart productions. */
   static async open(store: Store, options: EngineOptions = {}): Promise<Engine> {
     const engine = new Engine(store, options);
-    if (engine.cluster) {
-      engine.cluster.listen((event) => engine.onClusterEvent(event));
-      await engine.cluster.start();
-    }
+    engine.coordinator.listen((event) => engine.onClusterEvent(event));
+    await engine.coordinator.start();
     for (const namespace of await store.namespaces.list()) {
       const director = engine.handle(namespace).director;
       await director.recoverState();
@@ -68,7 +68,7 @@ export class Engine implements EngineOperations, EngineApi {
 
   async close(): Promise<void> {
     for (const handle of this.handles.values()) await handle.director.shutdown();
-    await this.cluster?.stop();
+    await this.coordinator.stop();
   }
 
   /**
@@ -80,13 +80,13 @@ export class Engine implements EngineOperations, EngineApi {
     return this.handles.get(namespace)?.director.running ?? null;
   }
 
-  /** The nodes serving this store: every registered node in a cluster, else this server alone. */
+  /** The nodes serving this store (this server alone unless several share a PostgreSQL store). */
   async nodes(): Promise<NodeInfo[]> {
-    if (!this.cluster) return [{ nodeId: 'local', host: hostname(), pid: process.pid, self: true, silentMs: 0 }];
-    const self = this.cluster.nodeId;
-    return (await this.cluster.listNodes()).map((node) => ({ nodeId: node.nodeId, host: node.host, pid: node.pid, self: node.nodeId === self, silentMs: node.silentMs }));
+    const self = this.coordinator.nodeId;
+    return (await this.coordinator.listNodes()).map((node) => ({ nodeId: node.nodeId, host: node.host, pid: node.pid, self: node.nodeId === self, silentMs: node.silentMs }));
   }
 
+  /** What another node told: routed to the namespace it is about. */
   private onClusterEvent(event: ClusterEvent | null): void {
     if (event === null) {
       // Notifications may have been missed: look for queued work and finished replies.
@@ -100,7 +100,7 @@ export class Engine implements EngineOperations, EngineApi {
     if (!director) return;
     if (event.type === 'wake') director.running?.wake(event.target);
     else if (event.type === 'reply') director.running?.deliverRemoteReply(event.requestId, event.responseId, event.error).catch((error) => this.backgroundError(error));
-    else if (event.origin !== this.cluster?.nodeId) void director.applyRemote(event.op);
+    else if (event.origin !== this.coordinator.nodeId) void director.applyRemote(event.op);
   }
 
   async namespaces(): Promise<string[]> {
@@ -128,7 +128,7 @@ export class Engine implements EngineOperations, EngineApi {
         drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
         graceMs: this.options.graceMs ?? 5_000,
         transforms: dtl,
-        cluster: this.cluster,
+        coordinator: this.coordinator,
         onError: (error) => this.backgroundError(error),
       });
       handle = new NamespaceHandle(director, dtl, this.store, this.options.interpreter);

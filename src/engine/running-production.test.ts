@@ -15,6 +15,7 @@ import { pythonRunner } from './dtl-python.ts';
 import { EventLog } from './event-log.ts';
 import { bodyText, stringRequest } from './native-messages.ts';
 import { RunningProduction, type OutcomeCounts } from './running-production.ts';
+import { SingleProcessCoordinator } from './single-process-coordinator.ts';
 
 /**
  * Components with scripted behaviour, standing in for user code at the edge of these tests; the
@@ -85,7 +86,7 @@ describe('RunningProduction', () => {
       graceMs: 500,
       counts,
       transforms: new DtlService(store, 'USER', pythonRunner()),
-      cluster: null,
+      coordinator: new SingleProcessCoordinator(store),
       onError: (error) => console.error(error),
     });
     await production.start();

@@ -12,20 +12,11 @@ import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { ItemHost } from './item-host.ts';
 import type { MessageRouter, Origin, Outcome, SendRequestOptions, SentRequest } from './message-router.ts';
-import { ClaimingQueue } from './claiming-queue.ts';
-import type { ClusterEvent } from './cluster-node.ts';
-import { WorkQueue, type ItemQueue } from './work-queue.ts';
+import type { Coordinator, ProductionQueues } from './coordinator.ts';
+import type { ItemQueue } from './work-queue.ts';
 
 /** Messages handled per item, kept by the namespace across runs (metrics). */
 export type OutcomeCounts = Map<string, { processed: number; failed: number }>;
-
-/** What a production needs from the cluster when several nodes share the store. */
-export interface ClusterLink {
-  readonly nodeId: string;
-  readonly leaseMs: number;
-  announce(event: ClusterEvent): void;
-  holdLease(name: string, ttlMs: number): Promise<boolean>;
-}
 
 export interface RunningProductionOptions {
   /** How long stop waits for queues to drain before stopping the items anyway. */
@@ -37,8 +28,8 @@ export interface RunningProductionOptions {
     transformMessage(name: string, body: MessageBody): Promise<MessageBody>;
     importSchema(request: { path: string; package: string; name: string }): Promise<void>;
   };
-  /** Null on a single node (SQLite): queues then live in memory. */
-  cluster: ClusterLink | null;
+  /** This server among the nodes sharing the store: queues, leases, notifications. */
+  coordinator: Coordinator;
   onError: (error: unknown) => void;
 }
 
@@ -53,7 +44,7 @@ export class RunningProduction implements MessageRouter {
   readonly flows = new Set<string>();
   private readonly waiters = new Map<number, Waiter>();
   private dead = false;
-  private sweeper: NodeJS.Timeout | null = null;
+  private readonly queues: ProductionQueues;
 
   constructor(
     private readonly store: Store,
@@ -62,7 +53,9 @@ export class RunningProduction implements MessageRouter {
     private readonly resolver: Resolver,
     readonly log: EventLog,
     private readonly options: RunningProductionOptions,
-  ) {}
+  ) {
+    this.queues = options.coordinator.productionQueues({ namespace, log, onError: options.onError });
+  }
 
   get name(): string {
     return this.definition.name;
@@ -72,9 +65,8 @@ export class RunningProduction implements MessageRouter {
     for (const item of this.definition.items) this.hosts.set(item.name, await this.createHost(item));
     // What the last run left is read before any item starts: once services poll, new messages
     // would look unfinished too.
-    if (!this.options.cluster) await this.recover();
+    await this.queues.resume(this.hosts);
     await Promise.all([...this.hosts.values()].map((host) => host.start()));
-    if (this.options.cluster) await this.startSweeping(this.options.cluster);
   }
 
   /** A request for `target` was queued on another node. */
@@ -107,25 +99,13 @@ export class RunningProduction implements MessageRouter {
     }
   }
 
-  /** Whether this node runs the poll of a service now: always on a single node, by lease in a cluster. */
+  /** Whether this node runs the poll of a service now: one node at a time holds its lease. */
   mayPoll(item: string, intervalMs: number): Promise<boolean> {
-    const cluster = this.options.cluster;
-    if (!cluster) return Promise.resolve(true);
-    return cluster.holdLease(`poller:${this.namespace}/${this.name}/${item}`, Math.max(3 * intervalMs, 3000));
+    return this.options.coordinator.holdLease(`poller:${this.namespace}/${this.name}/${item}`, Math.max(3 * intervalMs, 3000));
   }
 
   createQueue(item: string, batch: number): ItemQueue {
-    const cluster = this.options.cluster;
-    if (!cluster) return new WorkQueue();
-    return new ClaimingQueue(this.store, {
-      namespace: this.namespace,
-      target: item,
-      nodeId: cluster.nodeId,
-      leaseMs: cluster.leaseMs,
-      batch,
-      pollMs: 1000,
-      onError: this.options.onError,
-    });
+    return this.queues.create(item, batch);
   }
 
   async send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest> {
@@ -150,13 +130,9 @@ export class RunningProduction implements MessageRouter {
       description: options.description,
       body,
     };
-    // On a single node the request is handed to its target while its row is being committed (the
-    // group commit keeps the order, so everything the target writes about it commits with it or
-    // after it); callers that must know it is accepted wait for `accepted`. A crash before the
-    // commit loses a request nobody was told about: its parent, unfinished too, sends it again.
-    const eager = this.options.cluster ? undefined : this.store.messages.insertEager?.([request]);
-    const id = eager ? (eager.ids[0] as number) : ((await this.store.messages.insert([request]))[0] as number);
-    const accepted = eager ? eager.committed : Promise.resolve();
+    // Callers that must know the request is accepted wait for `accepted`: on a single node it may
+    // be handed to its target while its row is being committed.
+    const { id, accepted } = await this.queues.insert(request);
     const now = Date.now();
     // The queued message as the store now holds it, built here instead of read back.
     const message: StoredMessage = { ...request, id, sessionId: origin.sessionId ?? id, error: null, attempts: 0, createdAt: now, updatedAt: now, leaseOwner: null, leaseUntil: null };
@@ -175,7 +151,7 @@ export class RunningProduction implements MessageRouter {
     // Other nodes are woken only when no job here is idle to claim the request at once.
     const idleHere = host.queue.hasIdleJob;
     host.queue.push(message);
-    if (!idleHere) this.options.cluster?.announce({ type: 'wake', namespace: this.namespace, target });
+    if (!idleHere) this.options.coordinator.announce({ type: 'wake', namespace: this.namespace, target });
     return { message, reply, accepted };
   }
 
@@ -227,9 +203,9 @@ export class RunningProduction implements MessageRouter {
     const waiter = this.waiters.get(request.id);
     if (!waiter) {
       // The caller may wait on another node.
-      if (this.options.cluster && request.responseRequired) {
+      if (request.responseRequired) {
         const responseId = responseInsert ? ((await responseInsert)[0] ?? null) : null;
-        this.options.cluster.announce({
+        this.options.coordinator.announce({
           type: 'reply',
           namespace: this.namespace,
           requestId: request.id,
@@ -345,49 +321,8 @@ export class RunningProduction implements MessageRouter {
     }
   }
 
-  /**
-   * Requeues what a previous run left unfinished. A request whose parent is itself unfinished is
-   * discarded: the parent runs again and sends it anew, so the child is not delivered twice.
-   */
-  private async recover(): Promise<void> {
-    const unfinished = await this.store.messages.unfinished(this.namespace);
-    if (unfinished.length === 0) return;
-    const open = new Set(unfinished.map((m) => m.id));
-    const discard: number[] = [];
-    let requeued = 0;
-    for (const message of unfinished) {
-      if (message.parentId !== null && open.has(message.parentId)) {
-        discard.push(message.id);
-        continue;
-      }
-      const host = this.hosts.get(message.target);
-      if (!host) continue;
-      host.queue.push(message);
-      requeued++;
-    }
-    if (discard.length > 0) await this.store.messages.update(discard.map((id) => ({ id, status: 'discarded' as const, error: 'Sent again by its parent after a restart' })));
-    this.log.write('Info', `Recovered ${requeued} unfinished message${requeued === 1 ? '' : 's'} (${discard.length} superseded by their parent)`);
-  }
-
-  /** Cluster: every node puts requests of dead nodes (expired leases) back in the queues. */
-  private async startSweeping(cluster: ClusterLink): Promise<void> {
-    const sweep = async () => {
-      try {
-        if ((await this.store.messages.releaseExpired(this.namespace, Date.now())) > 0) {
-          for (const host of this.hosts.values()) host.queue.wake();
-        }
-      } catch (error) {
-        this.options.onError(error);
-      }
-    };
-    await sweep();
-    for (const host of this.hosts.values()) host.queue.wake();
-    this.sweeper = setInterval(() => void sweep(), Math.max(500, cluster.leaseMs / 2));
-    this.sweeper.unref();
-  }
-
   private finish(how: 'stopped' | 'killed'): void {
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.queues.close();
     this.dead = true;
     const error = new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${how} before the reply came`);
     for (const waiter of this.waiters.values()) waiter.reject(error);

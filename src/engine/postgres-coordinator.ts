@@ -1,24 +1,19 @@
 /**
- * This server as one node of a cluster sharing a PostgreSQL store: its identity, its heartbeat in
- * the node registry, and the one notification channel the nodes talk on — wake-ups for queued
- * requests, replies for callers waiting on another node, and lifecycle commands.
+ * The coordinator of a server that is one node of several sharing a PostgreSQL store: its identity,
+ * its heartbeat in the node registry, leases, and the one notification channel the nodes talk on —
+ * wake-ups for queued requests, replies for callers waiting on another node, and lifecycle
+ * commands. Its queues are claimed from the store (claiming-queue.ts), and requests a dead node
+ * held are released when their lease expires.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { ConveyorError } from '../core/errors.ts';
-import type { ClusterRepository, NodeRecord } from '../store/store.ts';
+import type { ClusterRepository, NewMessage, NodeRecord, Store } from '../store/store.ts';
+import { ClaimingQueue } from './claiming-queue.ts';
+import type { ClusterEvent, Coordinator, ProductionQueues, QueueContext } from './coordinator.ts';
+import type { ItemQueue } from './work-queue.ts';
 
-export type ClusterEvent =
-  | { type: 'wake'; namespace: string; target: string }
-  | { type: 'reply'; namespace: string; requestId: number; responseId: number | null; error: string | null }
-  | { type: 'control'; namespace: string; op: ControlOp; origin: string };
-
-export type ControlOp =
-  | { command: 'start'; production: string }
-  | { command: 'stop' | 'kill' | 'restart' | 'update' }
-  | { command: 'component'; action: 'start' | 'stop' | 'restart'; item: string };
-
-export interface ClusterNodeOptions {
+export interface PostgresCoordinatorOptions {
   heartbeatMs?: number;
   /** Lease of a claimed request; renewed at a third of it. */
   leaseMs?: number;
@@ -28,8 +23,10 @@ export interface ClusterNodeOptions {
 
 const channel = 'conveyor';
 
-export class ClusterNode {
+export class PostgresCoordinator implements Coordinator {
   readonly nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  /** The other nodes keep running the productions when this one shuts down. */
+  readonly productionsOutliveShutdown = true;
   readonly leaseMs: number;
   readonly heartbeatMs: number;
   private listeners = new Set<(event: ClusterEvent | null) => void>();
@@ -37,8 +34,9 @@ export class ClusterNode {
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(
+    private readonly store: Store,
     private readonly cluster: ClusterRepository,
-    private readonly options: ClusterNodeOptions,
+    private readonly options: PostgresCoordinatorOptions,
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.heartbeatMs = options.heartbeatMs ?? 5_000;
@@ -57,7 +55,6 @@ export class ClusterNode {
     await this.cluster.removeNode(this.nodeId).catch(this.options.onError);
   }
 
-  /** Called with every event from the cluster, and with null when some may have been missed. */
   listen(listener: (event: ClusterEvent | null) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -67,7 +64,6 @@ export class ClusterNode {
     this.cluster.notify(channel, JSON.stringify(event)).catch(this.options.onError);
   }
 
-  /** Nodes whose heartbeat is recent. */
   async liveNodes(): Promise<NodeRecord[]> {
     return (await this.cluster.listNodes()).filter((node) => node.silentMs < this.heartbeatMs * 3);
   }
@@ -76,12 +72,11 @@ export class ClusterNode {
     return this.cluster.listNodes();
   }
 
-  /** Whether this node holds the named lease now (one node at a time, taken over when it dies). */
   holdLease(name: string, ttlMs: number): Promise<boolean> {
     return this.cluster.tryAcquireLease(name, this.nodeId, ttlMs);
   }
 
-  async releaseLease(name: string): Promise<void> {
+  private async releaseLease(name: string): Promise<void> {
     await this.cluster.releaseLease(name, this.nodeId);
   }
 
@@ -100,6 +95,10 @@ export class ClusterNode {
     } finally {
       await this.releaseLease(name).catch(this.options.onError);
     }
+  }
+
+  productionQueues(context: QueueContext): ProductionQueues {
+    return new ClaimedQueues(this.store, this.nodeId, this.leaseMs, context);
   }
 
   private async register(): Promise<void> {
@@ -125,5 +124,58 @@ export class ClusterNode {
       }
     }
     for (const listener of this.listeners) listener(event);
+  }
+}
+
+class ClaimedQueues implements ProductionQueues {
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly nodeId: string,
+    private readonly leaseMs: number,
+    private readonly context: QueueContext,
+  ) {}
+
+  create(item: string, batch: number): ItemQueue {
+    return new ClaimingQueue(this.store, {
+      namespace: this.context.namespace,
+      target: item,
+      nodeId: this.nodeId,
+      leaseMs: this.leaseMs,
+      batch,
+      pollMs: 1000,
+      onError: this.context.onError,
+    });
+  }
+
+  /** Committed before any node may claim it: the claim reads committed rows. */
+  async insert(request: NewMessage): Promise<{ id: number; accepted: Promise<void> }> {
+    const [id] = await this.store.messages.insert([request]);
+    return { id: id as number, accepted: Promise.resolve() };
+  }
+
+  /**
+   * Unfinished requests stay in the shared queue and are claimed like new ones; what dead nodes
+   * held comes back when its lease expires: every node sweeps expired leases now and then.
+   */
+  async resume(hosts: ReadonlyMap<string, { queue: ItemQueue }>): Promise<void> {
+    const sweep = async () => {
+      try {
+        if ((await this.store.messages.releaseExpired(this.context.namespace, Date.now())) > 0) {
+          for (const host of hosts.values()) host.queue.wake();
+        }
+      } catch (error) {
+        this.context.onError(error);
+      }
+    };
+    await sweep();
+    for (const host of hosts.values()) host.queue.wake();
+    this.sweeper = setInterval(() => void sweep(), Math.max(500, this.leaseMs / 2));
+    this.sweeper.unref();
+  }
+
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
   }
 }
