@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { builtinClasses } from './index.ts';
+import { BuiltinComponent } from './builtin-component.ts';
+
+describe('the built-in classes', () => {
+  it('are the six Conveyor.* classes, each of the kind its name says', () => {
+    expect([...builtinClasses.keys()].sort()).toEqual([
+      'Conveyor.Operation.Echo',
+      'Conveyor.Operation.FileOutbound',
+      'Conveyor.Process.Router',
+      'Conveyor.Process.Transform',
+      'Conveyor.Service.FileInbound',
+      'Conveyor.Service.Ticker',
+    ]);
+    for (const [name, builtin] of builtinClasses) expect(name.split('.')[1]?.toLowerCase()).toBe(builtin.kind);
+  });
+
+  it('make a new instance for every job', () => {
+    for (const { factory, description } of builtinClasses.values()) {
+      const first = factory.create();
+      expect(first).toBeInstanceOf(BuiltinComponent);
+      expect(factory.create()).not.toBe(first);
+      expect(description.length).toBeGreaterThan(10);
+    }
+  });
+});
