@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { componentContext, RecordingCall, textBody } from '../../../test/support/component-harness.ts';
+import { componentContext, textBody } from '../../../test/support/component-harness.ts';
 import { tempDir } from '../../../test/support/temp-dir.ts';
 import { EchoOperation } from './echo-operation.ts';
 
@@ -13,7 +13,7 @@ describe('Conveyor.Operation.Echo', () => {
     const echo = new EchoOperation();
     await echo.init(componentContext());
     const request = textBody('{"n":1}');
-    const reply = await echo.onMessage(request, new RecordingCall(1));
+    const reply = await echo.onMessage(request);
     expect(reply).toEqual(request);
     expect(reply).not.toBe(request);
   });
@@ -21,7 +21,7 @@ describe('Conveyor.Operation.Echo', () => {
   it('answers an empty request with an empty Ens.Response', async () => {
     const echo = new EchoOperation();
     await echo.init(componentContext());
-    expect(await echo.onMessage({ classname: 'Ens.Request', encoding: 'empty', data: '' }, new RecordingCall(1))).toEqual({
+    expect(await echo.onMessage({ classname: 'Ens.Request', encoding: 'empty', data: '' })).toEqual({
       classname: 'Ens.Response',
       encoding: 'empty',
       data: '',
@@ -33,8 +33,8 @@ describe('Conveyor.Operation.Echo', () => {
     const file = join(dir.path, 'record.jsonl');
     const echo = new EchoOperation();
     await echo.init(componentContext({ host: { FilePath: file } }));
-    await echo.onMessage(textBody('{"n":1}', 'msg.A'), new RecordingCall(1));
-    await echo.onMessage(textBody('line\nbreak', 'msg.B'), new RecordingCall(2));
+    await echo.onMessage(textBody('{"n":1}', 'msg.A'));
+    await echo.onMessage(textBody('line\nbreak', 'msg.B'));
     const lines = readFileSync(file, 'utf8').split('\n');
     expect(lines).toHaveLength(3);
     expect(lines.slice(0, 2).map((line) => JSON.parse(line) as unknown)).toEqual([
@@ -47,6 +47,6 @@ describe('Conveyor.Operation.Echo', () => {
     dir = tempDir();
     const echo = new EchoOperation();
     await echo.init(componentContext({ host: { FilePath: join(dir.path, 'no-such-folder', 'record.jsonl') } }));
-    await expect(echo.onMessage(textBody('{}'), new RecordingCall(1))).rejects.toThrow(/ENOENT/);
+    await expect(echo.onMessage(textBody('{}'))).rejects.toThrow(/ENOENT/);
   });
 });
