@@ -69,7 +69,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
   installJsonParser(app);
   installErrorReplies(app, { bodyLimit: resolved.bodyLimit, requestTimeoutMs: resolved.requestTimeoutMs, apiPrefix: resolved.apiPrefix });
   installCrossOrigin(app, resolved.corsOrigins);
-  installAuth(app, options.users);
+  installAuth(app, options.users, options.loginThrottle);
 
   const catalog = new RouteCatalog();
   catalogs.set(app, catalog);

@@ -55,7 +55,7 @@ describe('roles', () => {
   ] as const)('a %s may not %s %s: 403 JSON', async (role, method, url, needed) => {
     const response = await h.app.inject({ method, url, headers: h.auth(role), payload: {} });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: `User ${role} has the role ${role}; this operation needs the role ${needed}`, code: 'ERR_FORBIDDEN' });
+    expect(response.json()).toEqual({ error: `ERROR #FORBIDDEN: User ${role} has the role ${role}; this operation needs the role ${needed}`, code: 'ERR_FORBIDDEN' });
   });
 
   it('a viewer may read', async () => {
@@ -69,20 +69,20 @@ describe('transport errors', () => {
   it('an unknown route is a 404 JSON', async () => {
     const response = await h.app.inject({ url: '/api/iop/nope', headers: h.auth('viewer') });
     expect(response.statusCode).toBe(404);
-    expect(response.json().error).toBe('No route GET /api/iop/nope: see GET /api/iop/openapi.json for the routes');
+    expect(response.json().error).toEqual('ERROR #ROUTE_NOT_FOUND: No route GET /api/iop/nope: see GET /api/iop/openapi.json for the routes');
   });
 
   it('a body over the limit is a 413 JSON', async () => {
     const response = await h.app.inject({ method: 'POST', url: '/api/iop/stop', headers: { ...h.auth('admin'), 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(5000) }) });
     expect(response.statusCode).toBe(413);
-    expect(response.json().error).toBe('The request body is larger than the limit of 4096 bytes');
+    expect(response.json().error).toBe('ERROR #BODY_TOO_LARGE: The request body is larger than the limit of 4096 bytes');
   });
 
   it('a body that is not JSON is a 400 JSON, whatever its content type', async () => {
     for (const type of ['application/json', 'text/plain']) {
       const response = await h.app.inject({ method: 'POST', url: '/api/iop/start', headers: { ...h.auth('admin'), 'content-type': type }, payload: '{"production": ' });
       expect(response.statusCode, type).toBe(400);
-      expect(response.json().error).toMatch(/^The request body is not valid JSON/);
+      expect(response.json().error).toMatch(/^ERROR #BODY_NOT_JSON: The request body is not valid JSON/);
     }
   });
 
@@ -101,7 +101,7 @@ describe('transport errors', () => {
       const response = await h.app.inject({ url: '/api/iop/status', headers: h.auth('viewer') });
       expect(response.statusCode).toBe(500);
       expect(response.statusMessage).toBe('Error');
-      expect(response.json()).toEqual({ error: 'Internal error: boom at engine.ts:12', code: 'ERR_INTERNAL' });
+      expect(response.json()).toEqual({ error: 'ERROR #INTERNAL: Internal error: boom at engine.ts:12', code: 'ERR_INTERNAL' });
       expect(response.body).not.toMatch(/\n\s+at /);
     } finally {
       h.engine.status = original;

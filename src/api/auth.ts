@@ -5,11 +5,16 @@
  *
  * scrypt is deliberately slow, and the real client authenticates every call (its log tail polls once a
  * second), so a successful check is remembered for a minute under a keyed hash of the header.
+ *
+ * Failed checks are throttled per user name and per client address (login-throttle.ts): past the
+ * allowed failures a request is answered 429 with Retry-After before any password check runs. A
+ * remembered success is not a guess and is never throttled; the local socket has no password at all.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './error-replies.ts';
+import { LoginThrottle, type LoginThrottleLimits, type Refusal } from './login-throttle.ts';
 import { routeConfig } from './route-catalog.ts';
 import { roleAllows, type AuthenticatedUser, type UserDirectory } from './users.ts';
 
@@ -61,35 +66,59 @@ function challenge(reply: FastifyReply, text: string): FastifyReply {
   return sendError(reply, 401, { error: text, code: 'ERR_AUTH' });
 }
 
-export function installAuth(app: FastifyInstance, users: UserDirectory): void {
+function throttled(reply: FastifyReply, refusal: Refusal): FastifyReply {
+  reply.header('Retry-After', String(refusal.retryAfterSeconds));
+  return sendError(reply, 429, {
+    error: `Too many failed logins for ${refusal.subject}: try again in ${refusal.retryAfterSeconds} s`,
+    code: 'ERR_AUTH_THROTTLED',
+  });
+}
+
+type Authentication = { user: AuthenticatedUser } | { refusal: Refusal } | null;
+
+export function installAuth(app: FastifyInstance, users: UserDirectory, throttleLimits: Partial<LoginThrottleLimits> = {}): void {
   const cacheKey = randomBytes(32);
   const cache = new Map<string, CachedVerification>();
+  const throttle = new LoginThrottle(throttleLimits);
   let verifying = 0;
   const waiting: Array<() => void> = [];
 
-  async function verifyLimited(name: string, password: string): Promise<AuthenticatedUser | null> {
+  async function verifyLimited(name: string, password: string, address: string): Promise<Authentication> {
     if (verifying >= maxConcurrentVerifications) await new Promise<void>((resolve) => waiting.push(resolve));
     verifying++;
     try {
-      return await users.verify(name, password);
+      // Checked again after the wait: a burst of parallel guesses must not all get a password check.
+      const refusal = throttle.refusal(name, address);
+      if (refusal) return { refusal };
+      const user = await users.verify(name, password);
+      if (user) throttle.succeeded(name, address);
+      else throttle.failed(name, address);
+      return user ? { user } : null;
     } finally {
       verifying--;
       waiting.shift()?.();
     }
   }
 
-  async function authenticate(header: string): Promise<AuthenticatedUser | null> {
+  async function authenticate(header: string, address: string): Promise<Authentication> {
     const key = createHmac('sha256', cacheKey).update(header).digest('base64');
     const cached = cache.get(key);
-    if (cached && cached.generation === users.generation && cached.expires > Date.now()) return cached.user;
+    if (cached && cached.generation === users.generation && cached.expires > Date.now()) {
+      // The right password again: a success like any other, it clears the failure counts.
+      throttle.succeeded(cached.user.name, address);
+      return { user: cached.user };
+    }
     const credentials = parseBasic(header);
     if (!credentials) return null;
+    const refusal = throttle.refusal(credentials.name, address);
+    if (refusal) return { refusal };
     await users.reload();
-    const user = await verifyLimited(credentials.name, credentials.password);
-    if (!user) return null;
-    if (cache.size >= cacheLimit) cache.clear();
-    cache.set(key, { user, generation: users.generation, expires: Date.now() + cacheTtlMs });
-    return user;
+    const outcome = await verifyLimited(credentials.name, credentials.password, address);
+    if (outcome && 'user' in outcome) {
+      if (cache.size >= cacheLimit) cache.clear();
+      cache.set(key, { user: outcome.user, generation: users.generation, expires: Date.now() + cacheTtlMs });
+    }
+    return outcome;
   }
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -101,8 +130,10 @@ export function installAuth(app: FastifyInstance, users: UserDirectory): void {
     } else {
       const header = request.headers.authorization;
       if (!header) return challenge(reply, 'Authentication required: send the user name and password of a Conveyor user (HTTP Basic)');
-      user = await authenticate(header);
-      if (!user) return challenge(reply, 'Wrong user name or password');
+      const outcome = await authenticate(header, request.ip);
+      if (outcome && 'refusal' in outcome) return throttled(reply, outcome.refusal);
+      if (!outcome) return challenge(reply, 'Wrong user name or password');
+      user = outcome.user;
     }
     request.user = user;
     if (!roleAllows(user.role, needed)) {

@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { ClassDocumentCompiler } from './class-documents.ts';
+import type { LoginThrottleLimits } from './login-throttle.ts';
 import type { UserDirectory } from './users.ts';
 
 export interface ApiOptions {
@@ -31,9 +32,11 @@ export interface ApiOptions {
   classCompiler?: ClassDocumentCompiler;
   /** Default: warnings and errors as JSON lines on stderr. */
   logger?: FastifyBaseLogger;
+  /** Failed logins allowed per user name and per address, and the waits after them (login-throttle.ts defaults). */
+  loginThrottle?: Partial<LoginThrottleLimits>;
 }
 
-export type ResolvedApiOptions = Required<Omit<ApiOptions, 'logger' | 'classCompiler'>> & Pick<ApiOptions, 'logger' | 'classCompiler'>;
+export type ResolvedApiOptions = Required<Omit<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>> & Pick<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>;
 
 export const apiDefaults = {
   apiPrefix: '/api/iop',

@@ -6,6 +6,7 @@ import { ConveyorClient } from '../client/api-client.ts';
 import { createNodeTransport } from '../client/node-transport.ts';
 import type { Transport } from '../client/transport.ts';
 import { errorText, isConveyorError } from '../core/errors.ts';
+import { isStatusText } from '../core/status-text.ts';
 import * as actions from './actions.ts';
 import { parseCommandLine, usageLine, type ParsedCommand } from './command-line.ts';
 import type { CliIo, CommandContext } from './context.ts';
@@ -112,7 +113,8 @@ export function reportError(error: unknown, io: CliIo): number {
     return 2;
   }
   const message = isConveyorError(error) && error.hint ? `${error.message} (${error.hint})` : errorText(error);
-  io.err(`Error: ${message}`);
+  // The server's texts already read `ERROR #CODE: …`; they are printed as they are.
+  io.err(isStatusText(message) ? message : `Error: ${message}`);
   if (io.env.CONVEYOR_DEBUG === '1' && error instanceof Error && error.stack) io.err(error.stack);
   return 1;
 }

@@ -72,6 +72,12 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       packagesDir: (namespace) => join(config.home, 'packages', namespace),
       documentsDir: (namespace) => join(config.home, 'documents', namespace),
       allowedRoots: config.allowedRoots,
+      loginThrottle: {
+        failuresPerUser: config.loginFailuresPerUser,
+        failuresPerAddress: config.loginFailuresPerAddress,
+        lockoutMs: config.loginLockoutMs,
+        lockoutMaxMs: config.loginLockoutMaxMs,
+      },
       version: { version: await packageVersion(), description: 'Conveyor production management API' },
     });
     await mountPortal(app, engine, { apiPrefix: config.apiPrefix, catalog: apiCatalog(app) });
