@@ -30,7 +30,7 @@ interface Mishandled {
   problems: string[];
   reply: string;
 }
-const tally = { tried: 0, mishandled: [] as Mishandled[], stateChanges: [] as string[], unknownRoutes: [] as string[] };
+const tally = { tried: 0, mishandled: [] as Mishandled[], stateChanges: [] as string[], unknownRoutes: [] as string[], millisecondsPerRoute: {} as Record<string, number> };
 
 afterAll(async () => {
   const byKind = new Map<string, number>();
@@ -78,6 +78,7 @@ for (const route of routes) {
       test(`${badCase.id.slice(key.length + 3)}${finding ? ` (known: ${finding})` : ''}`, async () => {
         before ??= await takeSnapshot(world.server.url, world.headersOf('admin').headers, world.home);
         tally.tried++;
+        const started = Date.now();
         let problems: string[];
         let shown: string;
         try {
@@ -89,6 +90,7 @@ for (const route of routes) {
           problems = [`no reply: ${(error as Error).message}`];
           shown = '';
         }
+        tally.millisecondsPerRoute[key] = (tally.millisecondsPerRoute[key] ?? 0) + Date.now() - started;
         if (problems.length) tally.mishandled.push({ id: badCase.id, kind: badCase.kind, problems, reply: shown });
         expect(problems, shown).toEqual([]);
       });

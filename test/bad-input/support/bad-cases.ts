@@ -7,7 +7,7 @@
  */
 import { badNumbers, hostileNames, hostileNumbers, hostilePathSegments, hostileQueryValues, hostileXml, wrongValues, type BodyValue } from './bad-values.ts';
 import type { BaselineRequest } from './baselines.ts';
-import { objectShape, roleAtLeast, routeKey, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
+import { objectShape, roleAtLeast, routeKey, typesOf, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
 
 export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'unknown-user';
 
@@ -97,11 +97,12 @@ function valueAt(body: unknown, field: string[]): unknown {
 }
 
 function isNumeric(schema: JsonSchema): boolean {
-  return schema.type === 'integer' || schema.type === 'number';
+  const types = typesOf(schema);
+  return types.includes('integer') || types.includes('number');
 }
 
 function isString(schema: JsonSchema): boolean {
-  return schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+  return typesOf(schema).includes('string');
 }
 
 export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { bodyLimit: number }): BadCase[] {
@@ -110,7 +111,11 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
   const baseQuery = Object.entries(baseline.query);
   const basePath = pathOf(route, baseline.pathParams, baseQuery);
   const baseBody = baseline.body === undefined ? undefined : JSON.stringify(baseline.body);
+  const seen = new Set<string>();
   const add = (kind: CaseKind, label: string, expect: Expectation, request: Partial<Pick<BadCase, 'identity' | 'path' | 'body' | 'contentType'>> = {}) => {
+    // One case per label: an edge number can be both a wrong type and a hostile number.
+    if (seen.has(label)) return;
+    seen.add(label);
     cases.push({ id: `${key} · ${label}`, route, kind, expect, identity: request.identity ?? 'admin', path: request.path ?? basePath, ...('body' in request ? { body: request.body } : baseBody === undefined ? {} : { body: baseBody }), ...('contentType' in request ? { contentType: request.contentType } : {}) });
   };
 
@@ -179,7 +184,7 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
 
   for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
     const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
-    const numeric = numericQuery.has(parameter.name) || parameter.schema.type === 'integer' || parameter.schema.type === 'number';
+    const numeric = numericQuery.has(parameter.name) || isNumeric(parameter.schema);
     if (numeric) {
       for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, 'refused', { path: withValue(bad.value) });
       add('query parameter', `query ${parameter.name} given twice`, 'refused', { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });

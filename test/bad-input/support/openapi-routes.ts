@@ -88,10 +88,17 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
   return roles.indexOf(role) >= roles.indexOf(needed);
 }
 
+/** The JSON types a schema allows, from `type` and the branches of `anyOf` / `oneOf` (TypeBox unions). */
+export function typesOf(schema: JsonSchema): string[] {
+  const own = schema.type === undefined ? [] : Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+  const branches = [...((schema.anyOf as JsonSchema[] | undefined) ?? []), ...((schema.oneOf as JsonSchema[] | undefined) ?? [])];
+  return [...new Set([...own, ...branches.flatMap(typesOf)])];
+}
+
 /** The body's object schema when it is one: its declared properties, required names and openness. */
 export function objectShape(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: string[]; closed: boolean } | null {
-  const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (!types.includes('object') || typeof schema.properties !== 'object' || schema.properties === null) return null;
+  const isObject = schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'));
+  if (!isObject || typeof schema.properties !== 'object' || schema.properties === null) return null;
   return {
     properties: schema.properties as Record<string, JsonSchema>,
     required: Array.isArray(schema.required) ? (schema.required as string[]) : [],

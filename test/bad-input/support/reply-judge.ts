@@ -1,6 +1,7 @@
 /**
  * What docs/api.md promises for a bad input, held against the real reply:
- * - 401 with `WWW-Authenticate: Basic …` for missing or wrong credentials, 403 for a role too low,
+ * - 401 with `WWW-Authenticate: Basic …` for missing or wrong credentials (or 429 with `Retry-After`
+ *   once a user name or address has failed too often, docs/errors.md), 403 for a role too low,
  *   400 for a body that is not JSON, 413 for a body over the limit ("Outside both rules");
  * - otherwise a refusal: HTTP 500 on a spec route (spec "Errors" rule 1), 400 / 404 / 409 on the
  *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
@@ -55,6 +56,8 @@ function statusProblem(badCase: BadCase, reply: RawReply): string | null {
   const exact: Record<string, number> = { unauthenticated: 401, forbidden: 403, 'not-json': 400, 'too-large': 413 };
   const wanted = exact[badCase.expect];
   if (wanted !== undefined) {
+    // Repeated failed logins may be throttled: 429 with Retry-After (ERR_AUTH_THROTTLED, docs/errors.md).
+    if (badCase.expect === 'unauthenticated' && reply.status === 429) return reply.headers['retry-after'] === undefined ? '429 without Retry-After' : null;
     if (reply.status !== wanted) return `answered ${reply.status}, the docs promise ${wanted}`;
     if (badCase.expect === 'unauthenticated' && !/^Basic /i.test(String(reply.headers['www-authenticate'] ?? ''))) return '401 without WWW-Authenticate: Basic';
     return null;

@@ -60,7 +60,8 @@ function headersOf(who: Identity): { headers: Record<string, string>; localAddre
     case 'wrong-password':
       return { headers: basicHeader(lockedOut.name, 'not-the-password'), localAddress: strangerAddress() };
     case 'unknown-user':
-      return { headers: basicHeader('no-such-user-bad-input', 'whatever'), localAddress: strangerAddress() };
+      // A new name each time: a throttled name would answer 429 instead of showing the 401 path.
+      return { headers: basicHeader(`no-such-user-${nextAddress}-${Date.now()}`, 'whatever'), localAddress: strangerAddress() };
   }
 }
 
