@@ -5,14 +5,15 @@
  * query. Each case says what the documentation promises for it (docs/api.md, "Rules every route
  * follows"); reply-judge.ts holds that promise against the real reply.
  */
-import { badNumbers, hostileNames, hostileNumbers, hostilePathSegments, hostileQueryValues, hostileXml, wrongValues, type BodyValue } from './bad-values.ts';
+import { accepts, acceptsText, badNumbers, hostileNames, hostileNumbers, hostilePathSegments, hostileQueryValues, hostileXml, wrongValues, type BodyValue } from './bad-values.ts';
 import type { BaselineRequest } from './baselines.ts';
 import { objectShape, roleAtLeast, routeKey, typesOf, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
 
 export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'unknown-user';
 
 /** What the docs promise: the status class of the reply (see reply-judge.ts). */
-export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'refused' | 'harmless';
+/** `invalid`: the document's own schema rejects the request; `refused`: it fits the schema but names nothing that can be. */
+export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'invalid' | 'refused' | 'harmless';
 
 export type CaseKind = 'credentials' | 'role' | 'malformed body' | 'oversized body' | 'body not an object' | 'wrong type' | 'unknown field' | 'missing field' | 'hostile value' | 'path parameter' | 'query parameter';
 
@@ -101,6 +102,25 @@ function isNumeric(schema: JsonSchema): boolean {
   return types.includes('integer') || types.includes('number');
 }
 
+/** Whether a hostile body value breaks the declared schema (400) or only names nothing (refused). */
+function fits(schema: JsonSchema, value: BodyValue): Expectation {
+  return accepts(schema, JSON.parse(value.json)) ? 'refused' : 'invalid';
+}
+
+/** The same for a path or query value, which the server converts from text as its schema says. */
+function textFits(schema: JsonSchema, text: string | string[] | null): Expectation {
+  return text !== null && acceptsText(schema, text) ? 'refused' : 'invalid';
+}
+
+/** A percent-encoded segment as the server reads it; null when it is not valid percent-encoding. */
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 function isString(schema: JsonSchema): boolean {
   return typesOf(schema).includes('string');
 }
@@ -139,37 +159,38 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     add('malformed body', 'bytes that are not UTF-8', 'not-json', { body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'), contentType: 'application/octet-stream' });
     add('oversized body', 'a body over the body limit', 'too-large', { body: `{"pad":"${'x'.repeat(spec.bodyLimit)}"}` });
     if (route.body.required) {
-      add('missing field', 'an empty body where one is required', 'refused', { body: '' });
-      add('missing field', 'no body where one is required', 'refused', { body: undefined, contentType: null });
+      add('missing field', 'an empty body where one is required', 'invalid', { body: '' });
+      add('missing field', 'no body where one is required', 'invalid', { body: undefined, contentType: null });
     }
     const top = route.body.schema;
-    for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'refused', { body: value.json });
+    for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'invalid', { body: value.json });
     if (!Array.isArray(baseline.body)) {
       const body = baseline.body ?? {};
       const shape = objectShape(top);
-      if (shape?.closed) add('unknown field', 'an unknown extra field', 'refused', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
+      if (shape?.closed) add('unknown field', 'an unknown extra field', 'invalid', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
       for (const property of propertiesOf(top, body)) {
         const name = property.field.join('.');
-        for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
-        if (property.required) add('missing field', `${name} is missing`, 'refused', { body: bodyWith(body, property.field, 'remove') });
+        for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'invalid', { body: bodyWith(body, property.field, value) });
+        if (property.required) add('missing field', `${name} is missing`, 'invalid', { body: bodyWith(body, property.field, 'remove') });
         // A hostile value matters where the request uses it: a field the valid request sets (an alias
         // the request leaves out, like `item` beside `component`, is only checked for its type).
         const leaf = property.field.at(-1) as string;
         const used = valueAt(body, property.field) !== undefined;
         if (!used) continue;
         if (isNumeric(property.schema)) {
-          for (const value of hostileNumbers) add('hostile value', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
+          for (const value of hostileNumbers) add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
           continue;
         }
         if (leaf === 'xml' || leaf === 'source') {
-          for (const value of hostileXml) add('hostile value', `${name} is ${value.label}`, 'refused', { body: bodyWith(body, property.field, value) });
+          for (const value of hostileXml) add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
           continue;
         }
         if (!isString(property.schema) || freeText.has(leaf)) continue;
         for (const hostile of hostileNames) {
           // Inside a definition, names are created or may name a class registered later.
           if ((creatingNames.has(leaf) || property.field.length > 1) && !hostile.creates) continue;
-          add('hostile value', `${name} is ${hostile.label}`, 'refused', { body: bodyWith(body, property.field, { label: hostile.label, json: JSON.stringify(hostile.value) }) });
+          const value = { label: hostile.label, json: JSON.stringify(hostile.value) };
+          add('hostile value', `${name} is ${hostile.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
         }
       }
     }
@@ -178,7 +199,7 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
   for (const parameter of route.parameters.filter((p) => p.in === 'path')) {
     const creates = route.method === 'PUT';
     for (const { label, segment } of hostilePathSegments(/id$/i.test(parameter.name), creates)) {
-      add('path parameter', `path {${parameter.name}} is ${label}`, 'refused', { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
+      add('path parameter', `path {${parameter.name}} is ${label}`, textFits(parameter.schema, decoded(segment)), { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
     }
   }
 
@@ -186,14 +207,16 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
     const numeric = numericQuery.has(parameter.name) || isNumeric(parameter.schema);
     if (numeric) {
-      for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, 'refused', { path: withValue(bad.value) });
-      add('query parameter', `query ${parameter.name} given twice`, 'refused', { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });
+      for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, textFits(parameter.schema, bad.value), { path: withValue(bad.value) });
+      add('query parameter', `query ${parameter.name} given twice`, textFits(parameter.schema, ['1', '2']), { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });
       continue;
     }
     const format = formattedQuery[parameter.name];
-    if (format) add('query parameter', `query ${parameter.name} is ${JSON.stringify(format)}`, 'refused', { path: withValue(format) });
-    const expect: Expectation = referencingQuery.has(parameter.name) ? 'refused' : 'harmless';
-    for (const hostile of hostileQueryValues) add('query parameter', `query ${parameter.name} is ${hostile.label}`, expect, { path: withValue(hostile.value) });
+    if (format) add('query parameter', `query ${parameter.name} is ${JSON.stringify(format)}`, textFits(parameter.schema, format), { path: withValue(format) });
+    for (const hostile of hostileQueryValues) {
+      const fitting = textFits(parameter.schema, hostile.value);
+      add('query parameter', `query ${parameter.name} is ${hostile.label}`, fitting === 'invalid' || referencingQuery.has(parameter.name) ? fitting : 'harmless', { path: withValue(hostile.value) });
+    }
   }
   return cases;
 }

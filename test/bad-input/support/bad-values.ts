@@ -16,6 +16,20 @@ export interface BodyValue {
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 const compiled = new WeakMap<JsonSchema, (value: unknown) => boolean>();
 
+const textAjv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false, coerceTypes: true });
+const compiledText = new WeakMap<JsonSchema, (value: unknown) => boolean>();
+
+/** Whether a path or query value (text, or texts when repeated; converted as the schema's type says) fits the schema. */
+export function acceptsText(schema: JsonSchema, text: string | string[]): boolean {
+  let check = compiledText.get(schema);
+  if (!check) {
+    const validate = textAjv.compile({ type: 'object', properties: { value: schema } });
+    check = (candidate: unknown) => validate({ value: candidate }) === true;
+    compiledText.set(schema, check);
+  }
+  return check(text);
+}
+
 export function accepts(schema: JsonSchema, value: unknown): boolean {
   let check = compiled.get(schema);
   if (!check) {

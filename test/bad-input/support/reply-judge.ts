@@ -36,6 +36,12 @@ const inBandErrors: Record<string, (json: unknown) => boolean> = {
 
 const beyondSpecRefusals = [400, 404, 409];
 
+/**
+ * A request the route's declared schema rejects: 400 on the beyond-spec routes ("400 bad input"); on
+ * spec routes the status docs/api.md gives for it.
+ */
+const invalidStatus = { spec: [500], beyondSpec: [400] };
+
 export interface LeakMarkers {
   /** Server-side paths that must never appear in a reply (the home, the repository). */
   paths: string[];
@@ -68,6 +74,10 @@ function statusProblem(badCase: BadCase, reply: RawReply): string | null {
   }
   const inBand = inBandErrors[`${badCase.route.method} ${badCase.route.template}`];
   if (inBand && reply.status === 200) return inBand(reply.json) ? null : 'answered 200 without reporting an error';
+  if (badCase.expect === 'invalid') {
+    const allowed = spec ? invalidStatus.spec : invalidStatus.beyondSpec;
+    return allowed.includes(reply.status) ? null : `answered ${reply.status} to a request its own schema rejects; the docs promise ${allowed.join(' or ')}`;
+  }
   if (spec) return reply.status === 500 ? null : `answered ${reply.status}, the spec promises 500 {"error"} for every failure of a spec route`;
   return beyondSpecRefusals.includes(reply.status) ? null : `answered ${reply.status}, the docs promise 400 (bad input), 404 (unknown) or 409 (not running / busy)`;
 }
