@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,25 @@ describe('migratePackage', () => {
     expect(await storedVersion()).toBe('v1');
     expect(folderEntries()).toEqual(['python']);
     expect(await store.settingsMigrations.swaps(owner)).toEqual([]);
+  });
+
+  it('leaves nothing behind when the disk refuses a file', async () => {
+    // checkFiles (src/api) refuses this upfront; the swap must still clean up when the disk refuses.
+    const files = [...packageFiles('v1'), { name: 'a', data: '' }, { name: 'a/b.py', data: '' }];
+    await expect(migratePackage(store, 'USER', upload(files), { owner })).rejects.toThrow();
+    expect(folderEntries()).toEqual([]);
+    expect(await store.settingsMigrations.swaps(owner)).toEqual([]);
+  });
+
+  it('replaces a package that is a link by a real folder, leaving the folder it pointed to untouched', async () => {
+    const elsewhere = join(workDir, 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'keep.txt'), 'keep');
+    symlinkSync(elsewhere, join(folder, 'python'));
+    await migratePackage(store, 'USER', upload(packageFiles('v1')), { owner });
+    expect(readdirSync(elsewhere)).toEqual(['keep.txt']);
+    expect(lstatSync(join(folder, 'python')).isDirectory()).toBe(true);
+    expect(folderEntries()).toEqual(['python']);
   });
 
   it('writes nothing when the namespace does not exist', async () => {
