@@ -34,7 +34,7 @@ describe('component routes', () => {
   it('uses the status of the error code: 400 missing name, 404 unknown item, 409 not running', async () => {
     const missing = await h.app.inject({ method: 'POST', url: '/api/iop/component/start', headers: h.auth('operator') });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().error).toBe('component is required: the config name of the item (item is accepted as an alias)');
+    expect(missing.json().error).toBe('ERROR #INVALID_INPUT: component is required: the config name of the item (item is accepted as an alias)');
     const unknown = await h.app.inject({ method: 'POST', url: '/api/iop/component/start', headers: h.auth('operator'), payload: { component: 'Nope' } });
     expect(unknown.statusCode).toBe(404);
     await h.app.inject({ method: 'POST', url: '/api/iop/stop', headers: h.auth('operator') });
@@ -60,7 +60,7 @@ describe('GET /queues', () => {
   it('fails with 404 for an unknown production', async () => {
     const r = await h.app.inject({ url: '/api/iop/queues?production=Nope', headers: h.auth('viewer') });
     expect(r.statusCode).toBe(404);
-    expect(r.json().error).toBe('Production Nope does not exist');
+    expect(r.json().error).toBe('ERROR #PRODUCTION_NOT_FOUND: Production Nope does not exist');
   });
 });
 

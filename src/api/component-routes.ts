@@ -5,63 +5,38 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ClassBinding } from '../core/components.ts';
+import * as contract from '../core/contract/component-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
-import { bodyObject, optionalString, queryString, requestNamespace } from './request-input.ts';
-import { addRoute, type RouteCatalog } from './route-catalog.ts';
-import * as s from './schemas.ts';
-
-const tag = 'Components';
-
-const componentActions = [
-  { action: 'start', status: 'started', summary: 'Enable and start one item of the running production' },
-  { action: 'stop', status: 'stopped', summary: 'Stop and disable one item of the running production' },
-  { action: 'restart', status: 'restarted', summary: 'Restart one item (its Python code is re-imported)' },
-] as const;
+import { requestNamespace } from './request-input.ts';
+import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
+import { given } from './spec-routes.ts';
 
 function kindOf(binding: ClassBinding | undefined): 'service' | 'process' | 'operation' | 'component' {
   const kind = binding?.kind;
   return kind === 'service' || kind === 'process' || kind === 'operation' ? kind : 'component';
 }
 
-export function registerComponentRoutes(scope: FastifyInstance, engine: EngineApi, catalog: RouteCatalog | null): void {
-  for (const { action, status, summary } of componentActions) {
-    addRoute(
-      scope,
-      catalog,
-      {
-        method: 'POST',
-        url: `/component/${action}`,
-        role: 'operator',
-        spec: false,
-        tag,
-        summary,
-        parameters: [s.namespaceQuery],
-        body: { schema: s.componentBodySchema, required: true, description: '`component` (alias `item`): the config name of the item' },
-        responses: { ...s.ok(summary, s.componentReplySchema(status)), 404: { description: 'No such item', schema: s.errorSchema }, 409: { description: 'The production is not running', schema: s.errorSchema } },
-      },
-      async (request) => {
-        const namespace = await requestNamespace(request, engine);
-        const body = bodyObject(request);
-        const component = optionalString(body, 'component') ?? optionalString(body, 'item');
-        if (component === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
-        if (action === 'start') await engine.componentStart(namespace, component);
-        else if (action === 'stop') await engine.componentStop(namespace, component);
-        else await engine.componentRestart(namespace, component);
-        return { status, component };
-      },
-    );
+export function registerComponentRoutes(root: FastifyInstance, engine: EngineApi, catalog: RouteCatalog | null): void {
+  const scope = contractScope(root);
+  const actions = [
+    { declaration: contract.componentStart, status: 'started', run: (ns: string, item: string) => engine.componentStart(ns, item) },
+    { declaration: contract.componentStop, status: 'stopped', run: (ns: string, item: string) => engine.componentStop(ns, item) },
+    { declaration: contract.componentRestart, status: 'restarted', run: (ns: string, item: string) => engine.componentRestart(ns, item) },
+  ] as const;
+  for (const { declaration, status, run } of actions) {
+    serve(scope, catalog, declaration, async (request) => {
+      const namespace = await requestNamespace(request, engine);
+      const component = given(request.body.component) ?? given(request.body.item);
+      if (component === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
+      await run(namespace, component);
+      return { status, component };
+    });
   }
 
-  const productionQuery = s.queryParameter('production', 'Production name (default: the default production)');
-
-  addRoute(
-    scope,
-    catalog,
-    { method: 'GET', url: '/queues', role: 'viewer', spec: false, tag, summary: 'Queue depth of each item of a production', parameters: [s.namespaceQuery, productionQuery], responses: s.ok('Queues', s.queuesSchema) },
-    async (request) => {
+  serve(scope, catalog, contract.queues, async (request) => {
       const namespace = await requestNamespace(request, engine);
-      const definition = await engine.getDefinition(namespace, queryString(request, 'production'));
+      const definition = await engine.getDefinition(namespace, given(request.query.production));
       const [depths, status] = await Promise.all([engine.queues(namespace), engine.status(namespace)]);
       const running = status.status === 'running' && status.production === definition.name;
       const byTarget = new Map(depths.map((depth) => [depth.target, depth]));
@@ -71,30 +46,16 @@ export function registerComponentRoutes(scope: FastifyInstance, engine: EngineAp
           item: item.name,
           queue_name: item.name,
           class_name: item.classname,
-          exists: depth !== undefined || (running && item.enabled) ? 1 : 0,
+          exists: depth !== undefined || (running && item.enabled) ? (1 as const) : (0 as const),
           count: depth?.queued ?? 0,
         };
       });
       return { production: definition.name, items, warnings: [] };
-    },
-  );
+  });
 
-  addRoute(
-    scope,
-    catalog,
-    {
-      method: 'GET',
-      url: '/connections',
-      role: 'viewer',
-      spec: false,
-      tag,
-      summary: 'Each item of a production, its class and the items it sends to',
-      parameters: [s.namespaceQuery, productionQuery],
-      responses: s.ok('Connections', s.connectionsSchema),
-    },
-    async (request) => {
+  serve(scope, catalog, contract.connections, async (request) => {
       const namespace = await requestNamespace(request, engine);
-      const definition = await engine.getDefinition(namespace, queryString(request, 'production'));
+      const definition = await engine.getDefinition(namespace, given(request.query.production));
       const [edges, bindings] = await Promise.all([engine.connections(namespace), engine.classes(namespace)]);
       const bindingByName = new Map(bindings.map((binding) => [binding.name, binding]));
       const itemNames = new Set(definition.items.map((item) => item.name));
@@ -118,6 +79,5 @@ export function registerComponentRoutes(scope: FastifyInstance, engine: EngineAp
         };
       });
       return { production: definition.name, items, warnings };
-    },
-  );
+  });
 }

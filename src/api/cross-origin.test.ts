@@ -11,7 +11,7 @@ describe('cross-origin requests', () => {
   it('refuses a request from a foreign origin before it runs, even with good credentials', async () => {
     const reply = await h.app.inject({ method: 'POST', url: '/api/iop/kill', headers: { ...h.auth('admin'), origin: 'https://evil.example', 'content-type': 'text/plain' }, payload: '{}' });
     expect(reply.statusCode).toBe(403);
-    expect(reply.json().error).toBe('Cross-origin request from https://evil.example refused; allow it with the server option corsOrigins');
+    expect(reply.json().error).toBe('ERROR #FORBIDDEN: Cross-origin request from https://evil.example refused; allow it with the server option corsOrigins');
     expect(h.engine.lastCall('kill')).toBeUndefined();
   });
 

@@ -74,8 +74,11 @@ describe('class-document API', () => {
     expect(badName.statusCode).toBe(400);
     expect(badName.json().error).toMatch(/Invalid document name/);
     const badBody = await put('A.C.cls', { content: 'text' });
-    expect(badBody.json().error).toBe('content must be an array of strings (the lines of the document), not a string');
-    expect((await compile({ names: [] })).json().error).toMatch(/must be a JSON array of document names/);
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json().error).toBe('ERROR #INVALID_INPUT: content must be an array, not a string in the body of PUT /api/atelier/v1/:namespace/doc/:name');
+    const notArray = await compile({ names: [] });
+    expect(notArray.statusCode).toBe(400);
+    expect(notArray.json().error).toMatch(/The body must be an array, not an object in the body of POST/);
     const unknown = await put('A.D.cls', { content: [] }, 'NOPE');
     expect(unknown.statusCode).toBe(404);
   });

@@ -4,15 +4,11 @@
  * with a JSON array of names, answered `{status: {errors, summary}, console, result}`.
  */
 import type { FastifyInstance } from 'fastify';
-import { ConveyorError } from '../core/errors.ts';
+import * as contract from '../core/contract/document-routes.ts';
 import { formatTimestampMs } from '../core/time.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { ClassDocumentStore } from './class-documents.ts';
-import { bodyObject, describe } from './request-input.ts';
-import { addRoute, type RouteCatalog } from './route-catalog.ts';
-import * as s from './schemas.ts';
-
-const tag = 'Class documents';
+import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
 function atelierReply(errors: string[], consoleLines: string[], result: Record<string, unknown>) {
   return {
@@ -22,93 +18,41 @@ function atelierReply(errors: string[], consoleLines: string[], result: Record<s
   };
 }
 
-async function pathNamespace(engine: EngineApi, params: unknown): Promise<string> {
-  const namespace = (params as { namespace: string }).namespace;
-  await engine.assertNamespace(namespace);
-  return namespace;
+async function pathNamespace(engine: EngineApi, params: { namespace: string }): Promise<string> {
+  await engine.assertNamespace(params.namespace);
+  return params.namespace;
 }
 
 /** The document text: `content` lines joined by newlines, or base64 chunks when `enc` is true. */
-function documentText(body: Record<string, unknown>): string {
-  const content = body.content;
-  if (!Array.isArray(content) || content.some((line) => typeof line !== 'string')) {
-    throw new ConveyorError('ERR_INVALID_INPUT', `content must be an array of strings (the lines of the document), not ${describe(content)}`);
-  }
-  const lines = content as string[];
-  return body.enc === true ? Buffer.concat(lines.map((chunk) => Buffer.from(chunk, 'base64'))).toString('utf8') : lines.join('\n');
+function documentText(body: { enc?: boolean; content: string[] }): string {
+  return body.enc === true ? Buffer.concat(body.content.map((chunk) => Buffer.from(chunk, 'base64'))).toString('utf8') : body.content.join('\n');
 }
 
-export function registerDocumentRoutes(scope: FastifyInstance, engine: EngineApi, documents: ClassDocumentStore, catalog: RouteCatalog | null): void {
-  const namespaceParam = s.pathParameter('namespace', 'Namespace');
-  const nameParam = s.pathParameter('name', 'Document name with extension, e.g. Demo.MyTransform.cls');
-  const created = { description: 'Stored (a new document)', schema: s.atelierReplySchema };
+function category(name: string): string {
+  return name.split('.').pop()?.toUpperCase() ?? '';
+}
 
-  addRoute(
-    scope,
-    catalog,
-    {
-      method: 'PUT',
-      url: '/:namespace/doc/:name',
-      role: 'admin',
-      spec: false,
-      tag,
-      summary: 'Upload (create or replace) a class document',
-      parameters: [namespaceParam, nameParam, s.queryParameter('ignoreConflict', 'Accepted for compatibility; uploads always replace')],
-      body: { schema: s.atelierPutBodySchema, required: true },
-      responses: { 200: { description: 'Stored (replaced)', schema: s.atelierReplySchema }, 201: created },
-    },
-    async (request, reply) => {
-      const namespace = await pathNamespace(engine, request.params);
-      const { name } = request.params as { name: string };
-      const stored = await documents.put(namespace, name, documentText(bodyObject(request)));
-      const result = { name, db: namespace, ts: formatTimestampMs(stored.timestamp), cat: name.split('.').pop()?.toUpperCase() ?? '', status: '', enc: false, flags: 0, content: [] };
-      return reply.code(stored.created ? 201 : 200).send(atelierReply([], [], result));
-    },
-  );
+export function registerDocumentRoutes(root: FastifyInstance, engine: EngineApi, documents: ClassDocumentStore, catalog: RouteCatalog | null): void {
+  const scope = contractScope(root);
 
-  addRoute(
-    scope,
-    catalog,
-    {
-      method: 'GET',
-      url: '/:namespace/doc/:name',
-      role: 'viewer',
-      spec: false,
-      tag,
-      summary: 'Read a class document back',
-      parameters: [namespaceParam, nameParam],
-      responses: s.ok('The document, as lines', s.atelierReplySchema),
-    },
-    async (request) => {
-      const namespace = await pathNamespace(engine, request.params);
-      const { name } = request.params as { name: string };
-      const text = await documents.get(namespace, name);
-      return atelierReply([], [], { name, db: namespace, cat: name.split('.').pop()?.toUpperCase() ?? '', enc: false, content: text.split('\n') });
-    },
-  );
+  serve(scope, catalog, contract.putDocument, async (request, reply) => {
+    const namespace = await pathNamespace(engine, request.params);
+    const { name } = request.params;
+    const stored = await documents.put(namespace, name, documentText(request.body));
+    const result = { name, db: namespace, ts: formatTimestampMs(stored.timestamp), cat: category(name), status: '', enc: false, flags: 0, content: [] };
+    return reply.code(stored.created ? 201 : 200).send(atelierReply([], [], result));
+  });
 
-  addRoute(
-    scope,
-    catalog,
-    {
-      method: 'POST',
-      url: '/:namespace/action/compile',
-      role: 'admin',
-      spec: false,
-      tag,
-      summary: 'Compile uploaded documents: DTL transform classes become transforms, other classes are kept',
-      parameters: [namespaceParam, s.queryParameter('flags', 'Accepted for compatibility (e.g. cuk)')],
-      body: { schema: s.arrayOf(s.str), required: true, description: 'The document names to compile' },
-      responses: s.ok('Compile report; errors in status.errors', s.atelierReplySchema),
-    },
-    async (request) => {
-      const namespace = await pathNamespace(engine, request.params);
-      const names = request.body;
-      if (!Array.isArray(names) || names.some((name) => typeof name !== 'string')) {
-        throw new ConveyorError('ERR_INVALID_INPUT', `The compile body must be a JSON array of document names, not ${describe(names)}`);
-      }
-      const outcome = await documents.compile(namespace, names as string[]);
-      return atelierReply(outcome.errors, outcome.console, { content: [] });
-    },
-  );
+  serve(scope, catalog, contract.getDocument, async (request) => {
+    const namespace = await pathNamespace(engine, request.params);
+    const { name } = request.params;
+    const text = await documents.get(namespace, name);
+    return atelierReply([], [], { name, db: namespace, cat: category(name), enc: false, content: text.split('\n') });
+  });
+
+  serve(scope, catalog, contract.compileDocuments, async (request) => {
+    const namespace = await pathNamespace(engine, request.params);
+    const outcome = await documents.compile(namespace, request.body);
+    return atelierReply(outcome.errors, outcome.console, { content: [] });
+  });
 }

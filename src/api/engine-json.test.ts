@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listRecord, testBodyLimit, testReply } from './http-shapes.ts';
+import { testBodyLimit } from '../core/contract/spec-routes.ts';
+import { listRecord, testReply } from './engine-json.ts';
 
 describe('testReply', () => {
   it('keeps a body of exactly the limit whole', () => {

@@ -1,19 +1,21 @@
 /**
- * The JSON shapes the spec gives the HTTP API, built from the engine's types: the list record, the log
- * entry, the production definition of `GET /export` (architecture §8: real booleans and integers).
+ * The engine's records written as the API's JSON (src/core/contract): the list record, the log
+ * entry, the production definition of `GET /export` (architecture §8: real booleans and integers)
+ * and the test reply, cut at the declared limit.
  */
+import type { ExportJson, ListRecordJson, LogEntryJson } from '../core/contract/production-shapes.ts';
+import { testBodyLimit } from '../core/contract/spec-routes.ts';
 import type { LogEntry } from '../core/log.ts';
-import type { ProductionDefinition } from '../core/production.ts';
+import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import { formatTimestamp } from '../core/time.ts';
-import type { ExportJson, ListRecordJson, LogEntryJson } from '../core/wire.ts';
 import type { ProductionSummary } from '../engine/engine-api.ts';
 
-export type { ExportJson, ListRecordJson, LogEntryJson };
+const listStatus: Record<ReportedStatus, ListRecordJson['Status']> = { running: 'Running', stopped: 'Stopped', suspended: 'Suspended', troubled: 'Troubled', unknown: 'Unknown' };
 
 /** The list reports the status "in its own capitalisation": `Running`, `Stopped`, … */
 export function listRecord(summary: ProductionSummary): ListRecordJson {
   return {
-    Status: summary.status.charAt(0).toUpperCase() + summary.status.slice(1),
+    Status: listStatus[summary.status],
     LastStartTime: summary.lastStartTime === null ? '' : formatTimestamp(summary.lastStartTime),
     LastStopTime: summary.lastStopTime === null ? '' : formatTimestamp(summary.lastStopTime),
     AutoStart: summary.autoStart,
@@ -55,9 +57,6 @@ export function exportJson(definition: ProductionDefinition): ExportJson {
     })),
   };
 }
-
-/** Test replies carry at most this many characters of the response body (architecture §8). */
-export const testBodyLimit = 1_000_000;
 
 export interface TestReplyJson {
   classname: string;

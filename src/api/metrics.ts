@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineApi } from '../engine/engine-api.ts';
-import { addRoute, type RouteCatalog } from './route-catalog.ts';
+import { metrics } from '../core/contract/monitoring-routes.ts';
+import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
 const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -90,24 +91,11 @@ export function registerMetrics(app: FastifyInstance, scope: FastifyInstance, en
     const route = request.routeOptions.url ?? 'unmatched';
     durations.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
-  addRoute(
-    scope,
-    catalog,
-    {
-      method: 'GET',
-      url: '/metrics',
-      role: 'viewer',
-      spec: false,
-      tag: 'Monitoring',
-      summary: 'Prometheus metrics: messages per item, queue depths, production status, request durations',
-      responses: { 200: { description: 'Prometheus text format 0.0.4', schema: { type: 'string' }, contentType: 'text/plain; version=0.0.4' } },
-    },
-    async (_request, reply) => {
+  serve(contractScope(scope), catalog, metrics, async (_request, reply) => {
       const lines: string[] = [];
       await renderEngine(engine, lines);
       durations.render(lines);
       return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
-    },
-  );
+  });
   return durations;
 }

@@ -58,7 +58,7 @@ describe('PUT /migrate', () => {
     h.engine.migrateFailure = new ConveyorError('ERR_MIGRATION', 'settings.py line 3: NameError: name "x" is not defined');
     const r = await migrate({ package: 'python', body: [settings, { name: 'new.py', data: 'v2' }] });
     expect(r.status).toBe(500);
-    expect(r.json().error).toBe('settings.py line 3: NameError: name "x" is not defined');
+    expect(r.json().error).toBe('ERROR #MIGRATION: settings.py line 3: NameError: name "x" is not defined');
     expect(await tree(join(h.home, 'packages', 'USER'))).toEqual(['python', 'python/old.py', 'python/settings.py']);
   });
 
@@ -66,7 +66,7 @@ describe('PUT /migrate', () => {
     await migrate({ namespace: 'OTHER', package: 'pkg', body: [settings] }, '?namespace=USER');
     expect(h.engine.lastCall('migrate')?.namespace).toBe('OTHER');
     expect(await tree(join(h.home, 'packages', 'OTHER'))).toEqual(['pkg', 'pkg/settings.py']);
-    expect((await migrate({ namespace: 'NOPE', package: 'pkg', body: [settings] })).json().error).toBe('Namespace NOPE does not exist');
+    expect((await migrate({ namespace: 'NOPE', package: 'pkg', body: [settings] })).json().error).toBe('ERROR #NAMESPACE_UNKNOWN: Namespace NOPE does not exist');
   });
 
   it('writes into a remote_folder inside an allowed root', async () => {
@@ -89,9 +89,8 @@ describe('PUT /migrate', () => {
       ['a package with a slash', { package: '../p', body: [settings] }, /not a plain folder name/],
       ['a package of dots', { package: '..', body: [settings] }, /not a plain folder name/],
       ['a relative remote_folder', { package: 'p', remote_folder: 'rel/dir', body: [settings] }, /must be an absolute path/],
-      ['a missing package', { body: [settings] }, /^package is required/],
-      ['a missing body', { package: 'p' }, /^body is required/],
-      ['a file that is not {name, data}', { package: 'p', body: [settings, { name: 'x.py', data: 3 }] }, /body\[1\] must be/],
+      ['a missing package', { body: [settings] }, /package is required/],
+      ['a missing body', { package: 'p' }, /body is required/],
       ['a file listed twice', { package: 'p', body: [settings, settings] }, /listed twice/],
       ['no settings.py', { package: 'p', body: [{ name: 'x.py', data: '' }] }, /settings\.py is not among the uploaded files/],
       ['a hostile settings_file', { package: 'p', settings_file: '../x.py', body: [settings] }, /settings_file/],
@@ -99,6 +98,18 @@ describe('PUT /migrate', () => {
     it.each(cases)('%s', async (_case, payload, message) => {
       const r = await migrate(payload);
       expect(r.status).toBe(500);
+      expect(r.json().error).toMatch(message);
+      expect(await tree(join(h.home, 'packages'))).toEqual([]);
+      expect(h.engine.lastCall('migrate')).toBeUndefined();
+    });
+
+    it.each([
+      ['a file that is not {name, data}', { package: 'p', body: [settings, { name: 'x.py', data: 3 }] }, /body\[1\]\.data must be a string, not a number in the body of PUT/],
+      ['an unknown field', { package: 'p', body: [settings], packge: 'q' }, /Unknown field packge in the body of PUT \/api\/iop\/migrate/],
+      ['an unknown field in a file', { package: 'p', body: [settings, { name: 'x.py', data: '', mode: 7 }] }, /Unknown field mode in body\[1\] in the body of PUT/],
+    ])('%s is a 400 naming it, and writes nothing', async (_case, payload, message) => {
+      const r = await migrate(payload);
+      expect(r.status).toBe(400);
       expect(r.json().error).toMatch(message);
       expect(await tree(join(h.home, 'packages'))).toEqual([]);
       expect(h.engine.lastCall('migrate')).toBeUndefined();

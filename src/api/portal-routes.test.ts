@@ -127,9 +127,13 @@ describe('portal routes', () => {
   it('refuses bad filters with a message naming the field', async () => {
     const status = await app.inject({ url: '/api/iop/messages?status=lost', headers: auth('viewer') });
     expect(status.statusCode).toBe(400);
-    expect(status.json().error).toMatch(/status must be one of queued, delivered/);
+    expect(status.json().error).toMatch(/status must be "queued", "delivered", "completed", "error" or "discarded", not "lost" in the query of GET \/api\/iop\/messages$/);
     const limit = await app.inject({ url: '/api/iop/messages?limit=5000', headers: auth('viewer') });
-    expect(limit.json().error).toMatch(/limit must be between 1 and 500/);
+    expect(limit.statusCode).toBe(400);
+    expect(limit.json().error).toMatch(/limit must be <= 500 in the query/);
+    const unknown = await app.inject({ url: '/api/iop/messages?stauts=error', headers: auth('viewer') });
+    expect(unknown.json().error).toMatch(/Unknown field stauts in the query of GET \/api\/iop\/messages/);
+    expect(engine.lastFilter).toBeNull();
     const time = await app.inject({ url: '/api/iop/messages?from=yesterday', headers: auth('viewer') });
     expect(time.json().error).toMatch(/from must be a time/);
   });
@@ -138,7 +142,7 @@ describe('portal routes', () => {
     expect((await app.inject({ url: '/api/iop/messages/2', headers: auth('viewer') })).json()).toMatchObject({ id: 2, error: 'boom', body: { data: '{"n":2}' } });
     const missing = await app.inject({ url: '/api/iop/messages/99', headers: auth('viewer') });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'No message 99', code: 'ERR_MESSAGE_NOT_FOUND' });
+    expect(missing.json()).toEqual({ error: 'ERROR #MESSAGE_NOT_FOUND: No message 99', code: 'ERR_MESSAGE_NOT_FOUND' });
     expect((await app.inject({ url: '/api/iop/messages/abc', headers: auth('viewer') })).statusCode).toBe(400);
   });
 
@@ -181,7 +185,7 @@ describe('portal routes', () => {
     read.items[1].pool_size = -1;
     const bad = await app.inject({ method: 'PUT', url: '/api/iop/definition', headers: auth('admin'), payload: { definition: read } });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().error).toBe('item Python.Router: pool_size must be an integer of at least 0, not -1');
+    expect(bad.json().error).toBe('ERROR #INVALID_INPUT: item Python.Router: pool_size must be an integer of at least 0, not -1');
   });
 
   it('runs a test call and answers its session and duration', async () => {
@@ -190,14 +194,15 @@ describe('portal routes', () => {
     expect(reply.json()).toEqual({ classname: 'msg.Reply', body: '{"ok":true}', truncated: false, session_id: 1, duration_ms: 1 });
     expect(engine.lastCall('test')?.args[0]).toEqual({ target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 }, restart: false });
     const missing = await app.inject({ method: 'POST', url: '/api/iop/test-run', headers: auth('operator'), payload: {} });
-    expect(missing.json().error).toBe('target is required: the config name of the item to call');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe('ERROR #INVALID_INPUT: target is required in the body of POST /api/iop/test-run');
   });
 
   it('searches the event log and validates its type', async () => {
     engine.addLog('USER', 5);
     const entries = (await app.inject({ url: '/api/iop/log/search?limit=2', headers: auth('viewer') })).json() as Array<{ id: number; time_logged: string }>;
     expect(entries.map((e) => e.id)).toEqual([5, 4]);
-    expect((await app.inject({ url: '/api/iop/log/search?type=Loud', headers: auth('viewer') })).json().error).toMatch(/type must be one of Assert/);
+    expect((await app.inject({ url: '/api/iop/log/search?type=Loud', headers: auth('viewer') })).json().error).toMatch(/type must be "Assert", "Error", .* or "Unknown", not "Loud"/);
   });
 
   it('stores, lists and validates lookup tables; compiles and runs transforms', async () => {
@@ -206,7 +211,8 @@ describe('portal routes', () => {
     expect((await app.inject({ url: '/api/iop/lookups/Codes', headers: auth('viewer') })).json()).toEqual({ table: 'Codes', entries: { a: '1', b: '2' } });
     expect((await app.inject({ url: '/api/iop/lookups/None', headers: auth('viewer') })).statusCode).toBe(404);
     const bad = await app.inject({ method: 'PUT', url: '/api/iop/lookups/Codes', headers: auth('operator'), payload: { entries: { a: { x: 1 } } } });
-    expect(bad.json().error).toBe('The value of "a" must be a string, not a object');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('ERROR #INVALID_INPUT: entries.a must be a string or a number, not an object in the body of PUT /api/iop/lookups/:name');
     const compiled = (await app.inject({ method: 'POST', url: '/api/iop/transforms/compile', headers: auth('viewer'), payload: { source: '<x/>' } })).json();
     expect(compiled).toEqual({ ok: false, diagnostics: [{ line: 1, column: 1, severity: 'error', message: 'no <transform> root' }] });
     const run = await app.inject({ method: 'POST', url: '/api/iop/transforms/run', headers: auth('viewer'), payload: { name: 'T' } });
@@ -219,7 +225,7 @@ describe('portal routes', () => {
     const bare = await build(new FakeEngine());
     const reply = await bare.inject({ url: '/api/iop/transforms', headers: auth('viewer') });
     expect(reply.statusCode).toBe(501);
-    expect(reply.json()).toEqual({ error: "This server's engine does not offer DTL transforms, schemas and lookup tables", code: 'ERR_NOT_AVAILABLE' });
+    expect(reply.json()).toEqual({ error: "ERROR #NOT_AVAILABLE: This server's engine does not offer DTL transforms, schemas and lookup tables", code: 'ERR_NOT_AVAILABLE' });
     expect((await bare.inject({ url: '/api/iop/log/search', headers: auth('viewer') })).statusCode).toBe(501);
   });
 });

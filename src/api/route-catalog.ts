@@ -1,44 +1,18 @@
 /**
- * Every API route is added through `addRoute`, which registers it with Fastify and records its
- * description (role, parameters, body and response schemas) in a catalog. The catalog is what
- * `GET /openapi.json` publishes, so the document cannot forget a route.
+ * Serving a declared route (src/core/contract): `serve` registers it with Fastify — the request
+ * schemas validate (request-validation.ts), the reply schemas serialize, the handler is typed by the
+ * TypeBox type provider — and records the declaration in a catalog, which `GET /openapi.json`
+ * publishes. A route cannot be served without being documented, nor documented differently.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { ContextConfigDefault, FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify';
+import type { RouteContract } from '../core/contract/route.ts';
+import { requestValidator } from './request-validation.ts';
 import type { Role } from './users.ts';
 
-export type JsonSchema = Record<string, unknown>;
-
-export interface RouteParameter {
-  name: string;
-  in: 'query' | 'path';
-  description: string;
-  schema: JsonSchema;
-  required?: boolean;
-}
-
-export interface RouteResponse {
-  description: string;
-  /** The JSON body; absent for an empty body. */
-  schema?: JsonSchema;
-  /** Defaults to application/json. */
-  contentType?: string;
-}
-
-export interface RouteDescription {
-  method: HTTPMethods;
-  /** Relative to the scope's prefix, Fastify syntax (`:name` for path parameters). */
-  url: string;
-  role: Role;
-  /** Spec routes answer every failure with 500 `{error}`. */
-  spec: boolean;
-  summary: string;
-  tag: string;
-  parameters?: RouteParameter[];
-  body?: { schema: JsonSchema; required: boolean; description?: string };
-  responses: Record<number, RouteResponse>;
-}
-
-export interface CatalogEntry extends RouteDescription {
+export interface CatalogEntry {
+  contract: RouteContract;
   /** The full path as served (prefix included). */
   path: string;
 }
@@ -52,24 +26,74 @@ export function routeConfig(request: FastifyRequest): ApiRouteConfig {
   return (request.routeOptions.config ?? {}) as ApiRouteConfig;
 }
 
-export type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
 export class RouteCatalog {
   readonly entries: CatalogEntry[] = [];
   #seen = new Set<string>();
 
   /** Records a route once: the `/v1` alias registers the same routes again under another prefix. */
-  record(prefix: string, description: RouteDescription): void {
-    const path = `${prefix}${description.url}`;
-    const key = `${description.method} ${path}`;
+  record(prefix: string, contract: RouteContract): void {
+    const path = `${prefix}${contract.path}`;
+    const key = `${contract.method} ${path}`;
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
-    this.entries.push({ ...description, path });
+    this.entries.push({ contract, path });
   }
 }
 
-export function addRoute(scope: FastifyInstance, catalog: RouteCatalog | null, description: RouteDescription, handler: RouteHandler): void {
-  catalog?.record(scope.prefix, description);
-  const config: ApiRouteConfig = { role: description.role, spec: description.spec };
-  scope.route({ method: description.method, url: description.url, config, handler });
+/** A Fastify scope typed by the TypeBox provider (stack.md G7: one per `register` scope). */
+export type ContractScope = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+const checkedScopes = new WeakSet<FastifyInstance>();
+
+/** The scope, typed, and checking requests with request-validation.ts (set once per scope, inherited below it). */
+export function contractScope(scope: FastifyInstance): ContractScope {
+  if (!checkedScopes.has(scope)) {
+    scope.setValidatorCompiler(requestValidator);
+    checkedScopes.add(scope);
+  }
+  return scope.withTypeProvider<TypeBoxTypeProvider>();
+}
+
+type JsonReplies<C extends RouteContract> = {
+  [Status in keyof C['replies']]: C['replies'][Status] extends { schema: infer S } ? (C['replies'][Status] extends { contentType: string } ? undefined : S) : undefined;
+};
+
+/** The Fastify schema a declaration stands for: what the type provider reads to type the handler. */
+export interface SchemaOf<C extends RouteContract> {
+  querystring: C['querystring'];
+  params: C['params'];
+  body: C['body'];
+  response: JsonReplies<C>;
+}
+
+export type ContractHandler<C extends RouteContract> = RouteHandlerMethod<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  SchemaOf<C>,
+  TypeBoxTypeProvider,
+  FastifyBaseLogger
+>;
+
+/** The reply schemas Fastify serializes with: the JSON ones (a text reply such as /metrics is sent as is). */
+function responseSchemas(contract: RouteContract): Record<number, unknown> {
+  const schemas: Record<number, unknown> = {};
+  for (const [status, reply] of Object.entries(contract.replies)) {
+    if (reply.schema && reply.contentType === undefined) schemas[Number(status)] = reply.schema;
+  }
+  return schemas;
+}
+
+export function serve<C extends RouteContract>(scope: ContractScope, catalog: RouteCatalog | null, contract: C, handler: ContractHandler<C>): void {
+  catalog?.record(scope.prefix, contract);
+  const config: ApiRouteConfig = { role: contract.role, spec: contract.spec };
+  const schema = {
+    ...(contract.querystring ? { querystring: contract.querystring } : {}),
+    ...(contract.params ? { params: contract.params } : {}),
+    ...(contract.body ? { body: contract.body } : {}),
+    response: responseSchemas(contract),
+  };
+  scope.route<RouteGenericInterface, ContextConfigDefault, SchemaOf<C>>({ method: contract.method, url: contract.path, config, schema: schema as unknown as SchemaOf<C>, handler });
 }

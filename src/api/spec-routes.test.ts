@@ -71,7 +71,7 @@ describe('spec routes', () => {
     const r = await call('POST', '/stop');
     expect(r.status).toBe(500);
     expect(r.type).toMatch(/^application\/json/);
-    expect(r.json()).toEqual({ error: 'No production is running in the namespace', code: 'ERR_PRODUCTION_NOT_RUNNING' });
+    expect(r.json()).toEqual({ error: 'ERROR #PRODUCTION_NOT_RUNNING: No production is running in the namespace', code: 'ERR_PRODUCTION_NOT_RUNNING' });
   });
 
   it('GET /list answers records with Status, times and a boolean AutoStart', async () => {
@@ -86,12 +86,17 @@ describe('spec routes', () => {
     expect((await call('GET', '/default')).json()).toEqual({ production: 'Demo.Production' });
   });
 
-  it('PUT /default needs a production string', async () => {
+  it('PUT /default needs a production string: missing or of the wrong type is a 400 naming it', async () => {
     const missing = await call('PUT', '/default', {});
-    expect(missing.status).toBe(500);
-    expect(missing.json().error).toMatch(/production is required/);
+    expect(missing.status).toBe(400);
+    expect(missing.json().error).toMatch(/production is required in the body of PUT \/api\/iop\/default$/);
     const wrongType = await call('PUT', '/default', { production: 5 });
-    expect(wrongType.json().error).toBe('production must be a string, not a number');
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.json().error).toMatch(/production must be a string, not a number in the body of PUT \/api\/iop\/default$/);
+    const empty = await call('PUT', '/default', { production: '' });
+    expect(empty.status).toBe(500);
+    expect(empty.json().error).toMatch(/production is required/);
+    expect(h.engine.lastCall('setDefault')).toBeUndefined();
   });
 
   it('GET /log answers the newest top entries newest first, default 10', async () => {
@@ -126,9 +131,11 @@ describe('spec routes', () => {
     await call('GET', '/log?top=999999');
     expect(h.engine.lastCall('logTop')?.args).toEqual([1000]);
     const bad = await call('GET', '/log?top=-1');
-    expect(bad.status).toBe(500);
-    expect(bad.json().error).toBe('top must be a non-negative integer, not "-1"');
-    expect((await call('GET', '/log?since_id=abc')).json().error).toMatch(/since_id must be a non-negative integer/);
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toMatch(/top must be >= 0 in the query of GET \/api\/iop\/log$/);
+    const notNumber = await call('GET', '/log?since_id=abc');
+    expect(notNumber.status).toBe(400);
+    expect(notNumber.json().error).toMatch(/since_id must be an integer, not a string in the query/);
   });
 
   it('GET /export answers the spec shape with real booleans and integers', async () => {
@@ -149,7 +156,7 @@ describe('spec routes', () => {
   it('GET /export of an unknown production is a 500 naming it', async () => {
     const r = await call('GET', '/export?production=Nope');
     expect(r.status).toBe(500);
-    expect(r.json().error).toBe('Production Nope does not exist');
+    expect(r.json().error).toMatch(/Production Nope does not exist$/);
   });
 
   describe('POST /test', () => {
@@ -184,19 +191,30 @@ describe('spec routes', () => {
       expect((await call('POST', '/test', { target: 'Python.FileOperation' })).json()).toEqual({ classname: '', body: '', truncated: false });
     });
 
-    it('refuses a missing target, bad types and an unknown item with 500 {error}', async () => {
-      const cases: Array<[unknown, RegExp]> = [
-        [{}, /^target is required/],
-        [{ target: 'Python.FileOperation', restart: 'yes' }, /^restart must be true or false/],
-        [{ target: 'Python.FileOperation', body: [1] }, /^body must be a JSON object or a string, not an array/],
-        [{ target: 'Python.FileOperation', classname: 3 }, /^classname must be a string/],
-        [{ target: 'Nope' }, /^No item Nope/],
+    it('refuses a missing target and bad types with 400, an empty target and an unknown item with 500 {error}', async () => {
+      const cases: Array<[unknown, number, RegExp]> = [
+        [{}, 400, /target is required in the body of POST \/api\/iop\/test$/],
+        [{ target: 'Python.FileOperation', restart: 'yes' }, 400, /restart must be a boolean or null, not a string/],
+        [{ target: 'Python.FileOperation', body: [1] }, 400, /body must be a string, an object or null, not an array/],
+        [{ target: 'Python.FileOperation', classname: 3 }, 400, /classname must be a string or null, not a number/],
+        [{ target: 'Python.FileOperation', tagret: 'x' }, 400, /Unknown field tagret in the body of POST \/api\/iop\/test \(accepted: target, classname, body, restart, namespace\)/],
+        [{ target: '' }, 500, /target is required/],
+        [{ target: 'Nope' }, 500, /No item Nope/],
       ];
-      for (const [payload, message] of cases) {
+      for (const [payload, status, message] of cases) {
         const r = await call('POST', '/test', payload);
-        expect(r.status, JSON.stringify(payload)).toBe(500);
+        expect(r.status, JSON.stringify(payload)).toBe(status);
         expect(r.json().error).toMatch(message);
       }
+      expect(h.engine.calls.filter((c) => c.method === 'test').map((c) => (c.args[0] as { target: string }).target)).toEqual(['Nope']);
+    });
+
+    it('accepts what the real IoP client sends: a string or an object body, a null body, restart true', async () => {
+      for (const body of ['hello', { a: 1 }, null]) {
+        const r = await call('POST', '/test?namespace=USER', { target: 'Python.FileOperation', body, restart: true });
+        expect(r.status, JSON.stringify(body)).toBe(200);
+      }
+      expect(h.engine.calls.filter((c) => c.method === 'test').map((c) => (c.args[0] as { body: unknown }).body)).toEqual(['hello', { a: 1 }, {}]);
     });
   });
 
@@ -204,6 +222,41 @@ describe('spec routes', () => {
     const r = await call('POST', '/test', { target: 'Python.FileOperation' });
     expect(r.status).toBe(500);
     expect(r.json().error).toMatch(/No production is running/);
+  });
+});
+
+describe('request validation', () => {
+  it('POST /start with a misspelt field is a 400 naming it, and starts nothing', async () => {
+    await call('PUT', '/default', { production: 'Demo.Production' });
+    const r = await call('POST', '/start', { prodution: 'X' });
+    expect(r.status).toBe(400);
+    expect(r.type).toMatch(/^application\/json/);
+    expect(r.json()).toEqual({ error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)', code: 'ERR_INVALID_INPUT' });
+    expect(h.engine.lastCall('start')).toBeUndefined();
+    expect((await call('GET', '/status')).json()).toEqual({ production: '', status: 'stopped' });
+  });
+
+  it('names every unknown field at once, in the body and in the query', async () => {
+    const body = await call('POST', '/stop', { force: true, wait: 1 });
+    expect(body.json().error).toMatch(/Unknown fields force, wait in the body of POST \/api\/iop\/stop \(accepted: namespace\)$/);
+    const query = await call('GET', '/log?tpo=3');
+    expect(query.status).toBe(400);
+    expect(query.json().error).toMatch(/Unknown field tpo in the query of GET \/api\/iop\/log \(accepted: namespace, top, since_id\)$/);
+    expect(h.engine.lastCall('logTop')).toBeUndefined();
+  });
+
+  it('refuses a repeated query parameter', async () => {
+    const r = await call('GET', '/status?namespace=USER&namespace=OTHER');
+    expect(r.status).toBe(400);
+    expect(r.json().error).toMatch(/namespace must be a string, not an array in the query of GET \/api\/iop\/status$/);
+  });
+
+  it('converts query numbers but not body values', async () => {
+    h.engine.addLog('USER', 5);
+    expect((await call('GET', '/log?top=2')).json()).toHaveLength(2);
+    const r = await call('POST', '/start', { production: 7 });
+    expect(r.status).toBe(400);
+    expect(h.engine.lastCall('start')).toBeUndefined();
   });
 });
 
@@ -230,20 +283,21 @@ describe('namespace rules', () => {
     for (const [method, url, payload] of [['GET', '/status?namespace=NOPE', undefined], ['POST', '/start', { namespace: 'NOPE' }]] as const) {
       const r = await call(method, url, payload);
       expect(r.status).toBe(500);
-      expect(r.json()).toEqual({ error: 'Namespace NOPE does not exist', code: 'ERR_NAMESPACE_UNKNOWN' });
+      expect(r.json()).toEqual({ error: 'ERROR #NAMESPACE_UNKNOWN: Namespace NOPE does not exist', code: 'ERR_NAMESPACE_UNKNOWN' });
     }
   });
 
   it('a namespace that is not a string is refused', async () => {
     const r = await call('POST', '/stop', { namespace: 3 });
-    expect(r.status).toBe(500);
-    expect(r.json().error).toBe('namespace must be a string, not a number');
+    expect(r.status).toBe(400);
+    expect(r.json().error).toMatch(/namespace must be a string, not a number in the body of POST \/api\/iop\/stop$/);
   });
 
   it('a body that is JSON but not an object is refused on a spec route', async () => {
     const r = await call('POST', '/stop', [1, 2]);
-    expect(r.status).toBe(500);
-    expect(r.json().error).toBe('The request body of POST /api/iop/stop must be a JSON object');
+    expect(r.status).toBe(400);
+    expect(r.json().error).toMatch(/The body must be an object, not an array in the body of POST \/api\/iop\/stop$/);
+    expect(h.engine.lastCall('stop')).toBeUndefined();
   });
 });
 

@@ -28,14 +28,15 @@ describe('user routes', () => {
   it('refuses a bad role, a missing password, an unknown user and losing the last admin', async () => {
     const badRole = await h.app.inject({ method: 'PUT', url: '/api/iop/users/eve', headers: h.auth('admin'), payload: { password: 'x', role: 'root' } });
     expect(badRole.statusCode).toBe(400);
-    expect(badRole.json().error).toBe('role must be viewer, operator or admin, not "root"');
+    expect(badRole.json().error).toBe('ERROR #INVALID_INPUT: role must be "viewer", "operator" or "admin", not "root" in the body of PUT /api/iop/users/:name');
     const noPassword = await h.app.inject({ method: 'PUT', url: '/api/iop/users/eve', headers: h.auth('admin'), payload: { role: 'viewer' } });
-    expect(noPassword.json().error).toBe("password is required: the user's new password");
-    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/ghost', headers: h.auth('admin') })).json().error).toBe('No user named "ghost"');
+    expect(noPassword.statusCode).toBe(400);
+    expect(noPassword.json().error).toBe('ERROR #INVALID_INPUT: password is required in the body of PUT /api/iop/users/:name');
+    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/ghost', headers: h.auth('admin') })).json().error).toMatch(/No user named "ghost"$/);
     const lastAdmin = await h.app.inject({ method: 'DELETE', url: '/api/iop/users/admin', headers: h.auth('admin') });
-    expect(lastAdmin.json().error).toBe('Cannot remove admin: it is the last admin (Give another user the admin role first)');
+    expect(lastAdmin.json().error).toMatch(/Cannot remove admin: it is the last admin \(Give another user the admin role first\)$/);
     const demote = await h.app.inject({ method: 'PUT', url: '/api/iop/users/admin', headers: h.auth('admin'), payload: { password: 'x', role: 'viewer' } });
-    expect(demote.json().error).toMatch(/^Cannot make admin a viewer: it is the last admin/);
+    expect(demote.json().error).toMatch(/Cannot make admin a viewer: it is the last admin/);
   });
 
   it('is for admins only', async () => {
