@@ -63,11 +63,12 @@ async function engineLevel(): Promise<void> {
     adapterType: null,
     updatedAt: Date.now(),
   });
-  await engine.putDefinition('USER', newProduction('Bench.Production', [newItem('Echo', 'Bench.Echo')]));
-  await engine.start('USER', 'Bench.Production');
+  const user = await engine.namespace('USER');
+  await user.putDefinition(newProduction('Bench.Production', [newItem('Echo', 'Bench.Echo')]));
+  await user.start('Bench.Production');
   const request = { target: 'Echo', classname: 'message.SimpleMessage', body: { integer: 1, string: 'bench' }, restart: false };
-  report('engine', await measure(() => engine.test('USER', request)));
-  await engine.stop('USER');
+  report('engine', await measure(() => user.test(request)));
+  await user.stop();
   await engine.close();
   await store.close();
   await rm(dir, { recursive: true, force: true });

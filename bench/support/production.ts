@@ -91,8 +91,9 @@ export async function openBenchProduction(options: OpenOptions): Promise<BenchPr
   await registerPythonClasses(store);
   const engine = await Engine.open(store, { graceMs: 2_000, onBackgroundError: (error) => console.error('bench engine:', error) });
   const definition = newProduction('Bench.Production', options.items);
-  await engine.putDefinition(namespace, definition);
-  await engine.start(namespace, definition.name);
+  const handle = await engine.namespace(namespace);
+  await handle.putDefinition(definition);
+  await handle.start(definition.name);
   const running = runningProduction(engine);
   const broken = [...running.hosts.values()].filter((host) => host.state !== 'running');
   if (broken.length > 0) throw new Error(`items not running: ${broken.map((h) => `${h.name} (${h.error})`).join(', ')}`);
@@ -101,7 +102,7 @@ export async function openBenchProduction(options: OpenOptions): Promise<BenchPr
     running,
     dir,
     async close() {
-      await engine.stop(namespace);
+      await handle.stop();
       await engine.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { tempDir } from '../../test/support/temp-dir.ts';
 import { Engine } from './engine.ts';
+import type { NamespaceOperations } from './namespace-operations.ts';
 
 const greeting = `<transform sourceClass='Ens.StringRequest' targetClass='IOP.Message' targetDocType='demo.Greeting' create='new' language='objectscript'>
 <assign value='source.StringValue' property='target.{text}' action='set'/>
@@ -23,11 +24,13 @@ describe('DTL in the engine', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: Store;
   let engine: Engine;
+  let user: NamespaceOperations;
 
   beforeEach(async () => {
     dir = tempDir();
     store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
     engine = await Engine.open(store, { drainTimeoutMs: 1000, graceMs: 500 });
+    user = await engine.namespace('USER');
   });
 
   afterEach(async () => {
@@ -37,53 +40,53 @@ describe('DTL in the engine', () => {
   });
 
   it('stores versions of a valid transform and refuses one with positioned errors', async () => {
-    expect((await engine.dtl.putTransform('USER', 'Demo.Greet', greeting)).version).toBe(1);
-    expect((await engine.dtl.putTransform('USER', 'Demo.Greet', greeting)).version).toBe(2);
-    expect((await engine.dtl.transformHistory('USER', 'Demo.Greet')).map((t) => t.version)).toEqual([1, 2]);
-    const [summary] = await engine.dtl.listTransforms('USER');
+    expect((await user.dtl.putTransform('Demo.Greet', greeting)).version).toBe(1);
+    expect((await user.dtl.putTransform('Demo.Greet', greeting)).version).toBe(2);
+    expect((await user.dtl.transformHistory('Demo.Greet')).map((t) => t.version)).toEqual([1, 2]);
+    const [summary] = await user.dtl.listTransforms();
     expect(summary).toMatchObject({ name: 'Demo.Greet', sourceClass: 'Ens.StringRequest', targetClass: 'IOP.Message', targetDocType: 'demo.Greeting', version: 2 });
 
     const broken = `<transform sourceClass='A' targetClass='B'>\n  <asign value='1' property='target.x'/>\n</transform>`;
-    const error = await engine.dtl.putTransform('USER', 'Demo.Broken', broken).catch((e: unknown) => e);
+    const error = await user.dtl.putTransform('Demo.Broken', broken).catch((e: unknown) => e);
     expect(isConveyorError(error, 'ERR_DTL')).toBe(true);
     expect((error as Error).message).toMatch(/Demo\.Broken:2:\d+: .*asign/);
-    await expect(engine.dtl.getTransform('USER', 'Demo.Broken')).rejects.toThrow(/does not exist/);
-    const diagnostics = await engine.dtl.compileTransform('USER', '<transform sourceClass="A"', 'half');
+    await expect(user.dtl.getTransform('Demo.Broken')).rejects.toThrow(/does not exist/);
+    const diagnostics = await user.dtl.compileTransform('<transform sourceClass="A"', 'half');
     expect(diagnostics[0]).toMatchObject({ document: 'half', severity: 'error' });
   });
 
   it('imports a JSON schema from a file under a package and a name, and refuses bad ones', async () => {
     const file = join(dir.path, 'greeting.json');
     await writeFile(file, JSON.stringify(schema));
-    await engine.dtl.importSchema('USER', { path: file, package: 'demo', name: 'demo.Greeting' });
-    expect(await engine.dtl.listSchemas('USER')).toEqual([{ name: 'demo.Greeting', category: 'demo', updatedAt: expect.any(Number) }]);
-    const tree = await engine.dtl.schemaTree('USER', 'demo.Greeting');
+    await user.dtl.importSchema({ path: file, package: 'demo', name: 'demo.Greeting' });
+    expect(await user.dtl.listSchemas()).toEqual([{ name: 'demo.Greeting', category: 'demo', updatedAt: expect.any(Number) }]);
+    const tree = await user.dtl.schemaTree('demo.Greeting');
     expect(tree.map((n) => n.name)).toEqual(['text', 'language', 'tags()']);
-    await expect(engine.dtl.importSchema('USER', { path: join(dir.path, 'nope.json'), package: 'p', name: 'n' })).rejects.toThrow(/Cannot read the schema file .*nope\.json: ENOENT/);
+    await expect(user.dtl.importSchema({ path: join(dir.path, 'nope.json'), package: 'p', name: 'n' })).rejects.toThrow(/Cannot read the schema file .*nope\.json: ENOENT/);
     await writeFile(join(dir.path, 'bad.json'), '{"type": ');
-    await expect(engine.dtl.importSchema('USER', { path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(/is not valid JSON/);
-    await expect(engine.dtl.importSchema('USER', { schema: [1], package: 'p', name: 'n' })).rejects.toThrow(/must be a JSON object/);
+    await expect(user.dtl.importSchema({ path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(/is not valid JSON/);
+    await expect(user.dtl.importSchema({ schema: [1], package: 'p', name: 'n' })).rejects.toThrow(/must be a JSON object/);
     // Paths are now checked against the target schema.
-    const warnings = await engine.dtl.compileTransform('USER', greeting.replace('target.{text}', 'target.{txet}'));
+    const warnings = await user.dtl.compileTransform(greeting.replace('target.{text}', 'target.{txet}'));
     expect(warnings.some((d) => /txet/.test(d.message))).toBe(true);
   });
 
   it('runs a transform with lookup tables through the built-in transform process', async () => {
-    await engine.dtl.putLookup('USER', 'Lang', { hello: 'en', bonjour: 'fr' });
-    await engine.dtl.putTransform('USER', 'Demo.Greet', greeting);
-    const run = await engine.dtl.runTransform('USER', { name: 'Demo.Greet' }, { json: { StringValue: 'bonjour' } });
+    await user.dtl.putLookup('Lang', { hello: 'en', bonjour: 'fr' });
+    await user.dtl.putTransform('Demo.Greet', greeting);
+    const run = await user.dtl.runTransform({ name: 'Demo.Greet' }, { json: { StringValue: 'bonjour' } });
     expect(run).toMatchObject({ status: 'ok', targetClass: 'demo.Greeting', target: { text: 'bonjour', language: 'fr' } });
 
     await engine.putDefinition(
       'USER',
       newProduction('Demo.Dtl', [newItem('Map', 'Conveyor.Process.Transform', { settings: [{ target: 'Host', name: 'Transform', value: 'Demo.Greet' }] })]),
     );
-    await engine.start('USER', 'Demo.Dtl');
-    const reply = await engine.test('USER', { target: 'Map', classname: 'Ens.StringRequest', body: 'hello' });
+    await user.start('Demo.Dtl');
+    const reply = await user.test({ target: 'Map', classname: 'Ens.StringRequest', body: 'hello' });
     expect(reply.classname).toBe('demo.Greeting');
     expect(JSON.parse(reply.body)).toEqual({ text: 'hello', language: 'en' });
     // A new lookup value is seen by the next run.
-    await engine.dtl.putLookup('USER', 'Lang', { hello: 'english' });
-    expect(JSON.parse((await engine.test('USER', { target: 'Map', classname: 'Ens.StringRequest', body: 'hello', restart: false })).body).language).toBe('english');
+    await user.dtl.putLookup('Lang', { hello: 'english' });
+    expect(JSON.parse((await user.test({ target: 'Map', classname: 'Ens.StringRequest', body: 'hello', restart: false })).body).language).toBe('english');
   });
 });

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import { openStore } from '../store/open-store.ts';
 import { eventually, tempDir } from '../../test/support/temp-dir.ts';
 import { Engine } from './engine.ts';
+import type { NamespaceOperations } from './namespace-operations.ts';
 import { stringRequest } from './native-messages.ts';
 
 async function expectCode(promise: Promise<unknown>, code: ErrorCode, text?: RegExp): Promise<void> {
@@ -33,11 +34,13 @@ describe('Engine lifecycle on a real SQLite store', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: Store;
   let engine: Engine;
+  let user: NamespaceOperations;
 
   beforeEach(async () => {
     dir = tempDir();
     store = await openStore({ sqlitePath: join(dir.path, 'conveyor.db') });
     engine = await Engine.open(store, { drainTimeoutMs: 2000, graceMs: 1000 });
+    user = await engine.namespace('USER');
   });
 
   afterEach(async () => {
@@ -47,51 +50,52 @@ describe('Engine lifecycle on a real SQLite store', () => {
   });
 
   it('refuses to start without a name or default, and an unknown production', async () => {
-    await expectCode(engine.start('USER'), 'ERR_NO_DEFAULT_PRODUCTION');
-    await expectCode(engine.start('USER', 'Nope.Production'), 'ERR_PRODUCTION_NOT_FOUND', /Nope\.Production/);
-    expect(await engine.status('USER')).toEqual({ production: '', status: 'stopped' });
+    await expectCode(user.start(), 'ERR_NO_DEFAULT_PRODUCTION');
+    await expectCode(user.start('Nope.Production'), 'ERR_PRODUCTION_NOT_FOUND', /Nope\.Production/);
+    expect(await user.status()).toEqual({ production: '', status: 'stopped' });
   });
 
-  it('refuses every command in an unknown namespace', async () => {
-    await expectCode(engine.status('NOPE'), 'ERR_NAMESPACE_UNKNOWN', /NOPE/);
-    await expectCode(engine.start('NOPE', 'X'), 'ERR_NAMESPACE_UNKNOWN');
-    await expectCode(engine.logTop('NOPE', 10), 'ERR_NAMESPACE_UNKNOWN');
+  it('refuses an unknown namespace once, when its handle is asked for, naming the known ones', async () => {
+    await expectCode(engine.namespace('NOPE'), 'ERR_NAMESPACE_UNKNOWN', /NOPE/);
+    const error = await engine.namespace('NOPE').catch((e: unknown) => e);
+    expect((error as { hint?: string }).hint).toMatch(/USER/);
+    expect(await engine.namespace('USER')).toBe(user);
   });
 
   it('walks start → running → stop → stopped, and refuses what does not apply', async () => {
-    await engine.putDefinition('USER', echoProduction('Demo.One', join(dir.path, 'one.jsonl')));
-    await engine.putDefinition('USER', echoProduction('Demo.Two', join(dir.path, 'two.jsonl')));
+    await user.putDefinition(echoProduction('Demo.One', join(dir.path, 'one.jsonl')));
+    await user.putDefinition(echoProduction('Demo.Two', join(dir.path, 'two.jsonl')));
     for (const command of ['stop', 'kill', 'restart', 'update'] as const) {
       await expectCode(engine[command]('USER'), 'ERR_PRODUCTION_NOT_RUNNING', new RegExp(`Cannot ${command}`));
     }
-    expect(await engine.start('USER', 'Demo.One')).toBe('Demo.One');
-    expect(await engine.status('USER')).toEqual({ production: 'Demo.One', status: 'running' });
-    expect(await engine.getDefault('USER')).toBe('Demo.One');
-    await expectCode(engine.start('USER', 'Demo.Two'), 'ERR_PRODUCTION_RUNNING', /Demo\.One is already running/);
-    const list = await engine.list('USER');
+    expect(await user.start('Demo.One')).toBe('Demo.One');
+    expect(await user.status()).toEqual({ production: 'Demo.One', status: 'running' });
+    expect(await user.getDefault()).toBe('Demo.One');
+    await expectCode(user.start('Demo.Two'), 'ERR_PRODUCTION_RUNNING', /Demo\.One is already running/);
+    const list = await user.list();
     expect(list['Demo.One']?.status).toBe('running');
     expect(list['Demo.One']?.lastStartTime).toBeTypeOf('number');
     expect(list['Demo.Two']?.status).toBe('stopped');
 
-    await engine.stop('USER');
-    expect(await engine.status('USER')).toEqual({ production: 'Demo.One', status: 'stopped' });
-    expect((await engine.list('USER'))['Demo.One']?.lastStopTime).toBeTypeOf('number');
+    await user.stop();
+    expect(await user.status()).toEqual({ production: 'Demo.One', status: 'stopped' });
+    expect((await user.list())['Demo.One']?.lastStopTime).toBeTypeOf('number');
     // The default is the last-used production.
-    expect(await engine.start('USER')).toBe('Demo.One');
-    await engine.kill('USER');
-    expect((await engine.status('USER')).status).toBe('stopped');
+    expect(await user.start()).toBe('Demo.One');
+    await user.kill();
+    expect((await user.status()).status).toBe('stopped');
   });
 
   it('carries a test message through a process to an operation and persists the session', async () => {
     const record = join(dir.path, 'record.jsonl');
-    await engine.putDefinition('USER', echoProduction('Demo.Echo', record));
-    await expectCode(engine.test('USER', { target: 'Router', classname: 'Ens.StringRequest', body: 'x' }), 'ERR_PRODUCTION_NOT_RUNNING');
-    await engine.start('USER', 'Demo.Echo');
-    await expectCode(engine.test('USER', { target: 'Nobody' }), 'ERR_ITEM_NOT_FOUND', /Nobody/);
-    const result = await engine.test('USER', { target: 'Router', classname: 'Ens.StringRequest', body: 'héllo 日本' });
+    await user.putDefinition(echoProduction('Demo.Echo', record));
+    await expectCode(user.test({ target: 'Router', classname: 'Ens.StringRequest', body: 'x' }), 'ERR_PRODUCTION_NOT_RUNNING');
+    await user.start('Demo.Echo');
+    await expectCode(user.test({ target: 'Nobody' }), 'ERR_ITEM_NOT_FOUND', /Nobody/);
+    const result = await user.test({ target: 'Router', classname: 'Ens.StringRequest', body: 'héllo 日本' });
     expect(result.classname).toBe('Ens.StringRequest');
     expect(JSON.parse(result.body)).toEqual({ StringValue: 'héllo 日本' });
-    const trace = await engine.sessionTrace('USER', result.sessionId);
+    const trace = await user.messages.trace(result.sessionId);
     expect(trace.map((m) => `${m.kind}:${m.source}->${m.target}:${m.status}`)).toEqual([
       'request:EnsLib.Testing.Service->Router:completed',
       'request:Router->Echo:completed',
@@ -103,10 +107,10 @@ describe('Engine lifecycle on a real SQLite store', () => {
 
   it('restarts the running production and updates only the changed items', async () => {
     const definition = echoProduction('Demo.Update', join(dir.path, 'a.jsonl'));
-    await engine.putDefinition('USER', definition);
-    await engine.start('USER', 'Demo.Update');
-    await engine.restart('USER');
-    expect((await engine.status('USER')).status).toBe('running');
+    await user.putDefinition(definition);
+    await user.start('Demo.Update');
+    await user.restart();
+    expect((await user.status()).status).toBe('running');
 
     const hosts = () => engine.runningProduction('USER')!.hosts;
     const routerBefore = hosts().get('Router');
@@ -119,46 +123,47 @@ describe('Engine lifecycle on a real SQLite store', () => {
         newItem('Extra', 'Conveyor.Operation.Echo'),
       ],
     };
-    await engine.putDefinition('USER', changed);
-    await engine.update('USER');
+    await user.putDefinition(changed);
+    await user.update();
     expect(hosts().get('Router')).toBe(routerBefore);
     expect(hosts().get('Echo')).not.toBe(echoBefore);
     expect(hosts().has('Extra')).toBe(true);
-    const log = await engine.logTop('USER', 5);
+    const log = await user.log.top(5);
     expect(log.some((e) => /updated: added Extra; restarted Echo/.test(e.text))).toBe(true);
 
-    await engine.putDefinition('USER', { ...changed, items: changed.items.slice(0, 2) });
-    await engine.update('USER');
+    await user.putDefinition({ ...changed, items: changed.items.slice(0, 2) });
+    await user.update();
     expect(hosts().has('Extra')).toBe(false);
-    await engine.test('USER', { target: 'Router', classname: 'Ens.StringRequest', body: 'after update' });
+    await user.test({ target: 'Router', classname: 'Ens.StringRequest', body: 'after update' });
     expect(await readFile(join(dir.path, 'b.jsonl'), 'utf8')).toContain('after update');
   });
 
   it('keeps two namespaces apart, each with its own running production', async () => {
     await store.namespaces.create('OTHER');
-    await engine.putDefinition('USER', echoProduction('Demo.User', join(dir.path, 'u.jsonl')));
-    await engine.putDefinition('OTHER', echoProduction('Demo.Other', join(dir.path, 'o.jsonl')));
-    await engine.start('USER', 'Demo.User');
-    await engine.start('OTHER', 'Demo.Other');
-    expect(Object.keys(await engine.list('USER'))).toEqual(['Demo.User']);
-    expect(Object.keys(await engine.list('OTHER'))).toEqual(['Demo.Other']);
-    const test = await engine.test('OTHER', { target: 'Echo', classname: 'Ens.StringRequest', body: 'other' });
-    await expectCode(engine.getMessage('USER', test.sessionId), 'ERR_MESSAGE_NOT_FOUND');
-    expect((await engine.getMessage('OTHER', test.sessionId)).target).toBe('Echo');
-    await engine.stop('USER');
-    expect((await engine.status('OTHER')).status).toBe('running');
+    const other = await engine.namespace('OTHER');
+    await user.putDefinition(echoProduction('Demo.User', join(dir.path, 'u.jsonl')));
+    await other.putDefinition(echoProduction('Demo.Other', join(dir.path, 'o.jsonl')));
+    await user.start('Demo.User');
+    await other.start('Demo.Other');
+    expect(Object.keys(await user.list())).toEqual(['Demo.User']);
+    expect(Object.keys(await other.list())).toEqual(['Demo.Other']);
+    const test = await other.test({ target: 'Echo', classname: 'Ens.StringRequest', body: 'other' });
+    await expectCode(user.messages.get(test.sessionId), 'ERR_MESSAGE_NOT_FOUND');
+    expect((await other.messages.get(test.sessionId)).target).toBe('Echo');
+    await user.stop();
+    expect((await other.status()).status).toBe('running');
   });
 
   it('writes the event log with strictly increasing ids', async () => {
-    await engine.putDefinition('USER', echoProduction('Demo.Log', join(dir.path, 'l.jsonl')));
-    await engine.start('USER', 'Demo.Log');
-    await engine.stop('USER');
-    await engine.start('USER', 'Demo.Log');
-    const top = await engine.logTop('USER', 100);
+    await user.putDefinition(echoProduction('Demo.Log', join(dir.path, 'l.jsonl')));
+    await user.start('Demo.Log');
+    await user.stop();
+    await user.start('Demo.Log');
+    const top = await user.log.top(100);
     const ids = top.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(new Set(ids).size).toBe(ids.length);
-    const since = await engine.logSince('USER', ids[ids.length - 1]!, 100);
+    const since = await user.log.since(ids[ids.length - 1]!, 100);
     expect(since.map((e) => e.id)).toEqual([...ids].reverse().slice(1));
     expect(top.find((e) => e.text === 'Production Demo.Log started')?.type).toBe('Info');
   });
@@ -167,16 +172,16 @@ describe('Engine lifecycle on a real SQLite store', () => {
     const record = join(dir.path, 's.jsonl');
     const definition = echoProduction('Demo.Suspend', record);
     definition.items[1] = { ...definition.items[1]!, enabled: false };
-    await engine.putDefinition('USER', definition);
-    await engine.start('USER', 'Demo.Suspend');
+    await user.putDefinition(definition);
+    await user.start('Demo.Suspend');
     await engine.runningProduction('USER')!.send({ source: 'Outside', parentId: null, sessionId: null }, 'Echo', stringRequest('waits'), {
       responseRequired: false,
       description: '',
     });
-    await engine.stop('USER');
-    expect((await engine.status('USER')).status).toBe('suspended');
-    await engine.putDefinition('USER', echoProduction('Demo.Suspend', record));
-    await engine.start('USER', 'Demo.Suspend');
+    await user.stop();
+    expect((await user.status()).status).toBe('suspended');
+    await user.putDefinition(echoProduction('Demo.Suspend', record));
+    await user.start('Demo.Suspend');
     await eventually(async () => (await readFile(record, 'utf8').catch(() => '')).includes('waits'), 'the queued message to be delivered');
   });
 });
@@ -192,11 +197,12 @@ describe('Engine after a crash', () => {
 
     const store = await openStore({ sqlitePath: path });
     const engine = await Engine.open(store, { drainTimeoutMs: 1000, graceMs: 500 });
+    const user = await engine.namespace('USER');
     try {
-      expect(await engine.status('USER')).toEqual({ production: 'Demo.Crash', status: 'troubled' });
-      expect((await engine.list('USER'))['Demo.Crash']?.status).toBe('troubled');
-      await engine.start('USER', 'Demo.Crash');
-      expect((await engine.status('USER')).status).toBe('running');
+      expect(await user.status()).toEqual({ production: 'Demo.Crash', status: 'troubled' });
+      expect((await user.list())['Demo.Crash']?.status).toBe('troubled');
+      await user.start('Demo.Crash');
+      expect((await user.status()).status).toBe('running');
     } finally {
       await engine.close();
       await store.close();

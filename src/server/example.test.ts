@@ -32,8 +32,9 @@ describe('the example production of a fresh home', () => {
     const installed = await installExample(engine, store, dir.path, (line) => said.push(line));
     expect(installed).toEqual({ production: pythonExampleName, inbox: join(dir.path, 'python-example', 'in') });
     expect(await installExample(engine, store, dir.path, (line) => said.push(line))).toBeNull();
-    expect(await engine.status('USER')).toEqual({ production: pythonExampleName, status: 'running' });
-    expect((await engine.list('USER'))[pythonExampleName]?.autoStart).toBe(true);
+    const user = await engine.namespace('USER');
+    expect(await user.status()).toEqual({ production: pythonExampleName, status: 'running' });
+    expect((await user.list())[pythonExampleName]?.autoStart).toBe(true);
     await writeFile(join(installed!.inbox, 'alarm.txt'), 'URGENT: the boiler');
     const urgent = join(dir.path, 'python-example', 'out', 'urgent');
     await eventually(async () => (await readdir(urgent).catch((): string[] => [])).includes('alarm.txt'), 'the file to reach out/urgent', 30_000);

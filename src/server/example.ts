@@ -60,9 +60,10 @@ export interface InstalledExample {
  */
 export async function installExample(engine: Engine, store: Store, home: string, say: (line: string) => void): Promise<InstalledExample | null> {
   if ((await store.productions.list('USER')).length > 0) return null;
+  const user = await engine.namespace('USER');
   let installed: InstalledExample;
   try {
-    await engine.migrate('USER', pythonExampleSettings);
+    await user.migrate(pythonExampleSettings);
     installed = { production: pythonExampleName, inbox: join(process.env['CONVEYOR_EXAMPLE_DATA'] || join(home, 'python-example'), 'in') };
   } catch (error) {
     say(`The Python example could not be installed (${errorText(error)}); installing the built-in example instead`);
@@ -72,6 +73,6 @@ export async function installExample(engine: Engine, store: Store, home: string,
   await mkdir(installed.inbox, { recursive: true });
   await store.productions.setAutoStart('USER', installed.production, true);
   await store.productions.setDefault('USER', installed.production);
-  await engine.start('USER', installed.production);
+  await user.start(installed.production);
   return installed;
 }

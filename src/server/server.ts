@@ -9,6 +9,7 @@ import { apiCatalog, buildApi } from '../api/api.ts';
 import { mountPortal } from '../api/portal-mount.ts';
 import { listenApi } from '../api/listen.ts';
 import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
+import { coordinatorFor } from '../engine/choose-coordinator.ts';
 import { Engine } from '../engine/engine.ts';
 import { recoverPackageSwaps, swapOwner } from '../engine/migration/package-swap.ts';
 import { openStore } from '../store/open-store.ts';
@@ -51,7 +52,9 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     for (const namespace of config.namespaces) await store.namespaces.create(namespace);
     // Before any production starts: a migration a kill interrupted is finished or undone first.
     for (const swap of await recoverPackageSwaps(store, swapOwner(config.home))) say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
-    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, leaseMs: config.leaseMs });
+    // Alone on the store, or one node of several sharing it: decided here, once.
+    const coordinator = coordinatorFor(store, { leaseMs: config.leaseMs, onError: (error) => console.error('conveyor engine:', error) });
+    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, coordinator });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
     if (example) say(`Installed and started the example production ${example.production}: drop text files into ${example.inbox}`);

@@ -18,7 +18,8 @@ describePg('lifecycle commands of several nodes', () => {
   const open = async () => {
     const store = await openStore({ url });
     const engine = await Engine.open(store, { drainTimeoutMs: 1000, graceMs: 500, leaseMs: 3000 });
-    return { store, engine, close: async () => (await engine.close(), await store.close()) };
+    const user = await engine.namespace('USER');
+    return { store, engine, user, close: async () => (await engine.close(), await store.close()) };
   };
 
   it('lets only one of two simultaneous starts through, and a node left alone start a troubled production', async () => {
@@ -26,9 +27,9 @@ describePg('lifecycle commands of several nodes', () => {
     const b = await open();
     try {
       const production = (name: string) => newProduction(name, [newItem('Echo', 'Conveyor.Operation.Echo')]);
-      await a.engine.putDefinition('USER', production('Race.One'));
-      await a.engine.putDefinition('USER', production('Race.Two'));
-      const results = await Promise.allSettled([a.engine.start('USER', 'Race.One'), b.engine.start('USER', 'Race.Two')]);
+      await a.user.putDefinition(production('Race.One'));
+      await a.user.putDefinition(production('Race.Two'));
+      const results = await Promise.allSettled([a.user.start('Race.One'), b.user.start('Race.Two')]);
       const started = results.filter((r) => r.status === 'fulfilled');
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(started).toHaveLength(1);
@@ -36,8 +37,8 @@ describePg('lifecycle commands of several nodes', () => {
       expect(isConveyorError(refused[0]!.reason, 'ERR_PRODUCTION_RUNNING'), String(refused[0]!.reason)).toBe(true);
       const winner = (started[0] as PromiseFulfilledResult<string>).value;
       // The other node runs the winner too, and says so.
-      for (const node of [a, b]) await expect.poll(async () => (await node.engine.status('USER')).production).toBe(winner);
-      expect((await b.engine.status('USER')).status).toBe('running');
+      for (const node of [a, b]) await expect.poll(async () => (await node.user.status()).production).toBe(winner);
+      expect((await b.user.status()).status).toBe('running');
     } finally {
       await a.close();
       await b.close();
@@ -46,11 +47,11 @@ describePg('lifecycle commands of several nodes', () => {
     // Every node is gone while the store still records the production as running.
     const c = await open();
     try {
-      expect((await c.engine.status('USER')).status).toBe('troubled');
-      const name = (await c.engine.status('USER')).production;
-      expect(await c.engine.start('USER', name)).toBe(name);
-      expect((await c.engine.status('USER')).status).toBe('running');
-      await c.engine.stop('USER');
+      expect((await c.user.status()).status).toBe('troubled');
+      const name = (await c.user.status()).production;
+      expect(await c.user.start(name)).toBe(name);
+      expect((await c.user.status()).status).toBe('running');
+      await c.user.stop();
     } finally {
       await c.close();
     }
