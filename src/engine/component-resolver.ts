@@ -9,7 +9,10 @@ import type { ComponentFactory } from '../core/component.ts';
 import type { ClassBinding, ComponentKind } from '../core/components.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
-import { pythonComponentFactory } from '../bridge/index.ts';
+import { defaultInterpreter, pythonComponentFactory } from '../bridge/index.ts';
+import type { MessageBody } from '../core/message.ts';
+import type { ItemDefinition } from '../core/production.ts';
+import { checkMessageClass } from './message-class-check.ts';
 import { builtinClasses } from './builtin/index.ts';
 
 export interface ResolvedComponent {
@@ -27,6 +30,8 @@ const pollingAdapters = new Set(['Ens.InboundAdapter', 'EnsLib.File.InboundAdapt
 /** How a production finds the implementation of an item's class. */
 export interface Resolver {
   resolve(classname: string): Promise<ResolvedComponent>;
+  /** Test calls: rejects when the item's Python cannot build this body (unknown class, refused body). */
+  checkTestMessage?(item: ItemDefinition, body: MessageBody): Promise<void>;
 }
 
 export class ComponentResolver implements Resolver {
@@ -70,6 +75,17 @@ export class ComponentResolver implements Resolver {
         (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
       fingerprint: await sourceFingerprint(binding) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
     };
+  }
+
+  async checkTestMessage(item: ItemDefinition, body: MessageBody): Promise<void> {
+    if (body.encoding !== 'json') return;
+    const binding = await this.store.classes.get(this.namespace, item.classname);
+    // A built-in target still gets Python messages: any registered classpath may hold their class.
+    const classpaths = binding?.runtime === 'python' ? [...binding.classpaths] : (await this.store.classes.list(this.namespace)).flatMap((b) => b.classpaths);
+    // IoP's item-level %classpaths override, as the worker reads it (`|` or the path separator).
+    const extra = item.settings.find((s) => s.target === 'Host' && s.name === '%classpaths')?.value ?? '';
+    classpaths.push(...extra.split(/[|:]/).filter(Boolean));
+    await checkMessageClass(body, classpaths, this.interpreter ?? defaultInterpreter());
   }
 }
 

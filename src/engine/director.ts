@@ -6,20 +6,32 @@
  *
  * `suspended`: stopped while requests were still queued (they resume on the next start).
  * `troubled`: the server died while the production ran; shown until it is started again.
- * Lifecycle commands of a namespace run one after another. In a cluster, a command taken here is
- * written to the store and announced; the other nodes apply it to their own runtime.
+ * Lifecycle commands of a namespace run one after another, but that order never waits on user code
+ * without a bound: every wait inside a command has a timeout, a stop that runs out escalates to a
+ * kill, kill pre-empts whatever command is under way, and a test call waits for its reply outside
+ * the order. In a cluster, a command taken here is written to the store and announced; the other
+ * nodes apply it to their own runtime.
  */
+import type { Reply } from '../core/component.ts';
 import { ConveyorError, errorText } from '../core/errors.ts';
+import type { MessageBody } from '../core/message.ts';
 import type { ProductionState, ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
 import type { ControlOp, Coordinator } from './coordinator.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
+import { awaitTestReply, defaultTestTimeoutMs, refuseUnready, refuseUntestable, testingService } from './test-call.ts';
 
 export interface DirectorOptions {
   drainTimeoutMs: number;
   graceMs: number;
+  /** One job's start (worker, import, on_init); past it the worker is ended. Default 60 s. */
+  initTimeoutMs?: number;
+  /** A stop that takes longer escalates to a kill. Default drain + 2 × grace + 5 s. */
+  stopTimeoutMs?: number;
+  /** How long a test call waits for its reply unless it says otherwise. Default 300 s. */
+  testTimeoutMs?: number;
   transforms: RunningProductionOptions['transforms'];
   /** This server among the nodes sharing the store (alone on SQLite). */
   coordinator: Coordinator;
@@ -27,6 +39,21 @@ export interface DirectorOptions {
 }
 
 type ItemAction = 'start' | 'stop' | 'restart';
+
+export interface TestCall {
+  target: string;
+  body: MessageBody;
+  /** Restart the target item before the call. */
+  restart: boolean;
+  /** How long to wait for the reply (default: the director's testTimeoutMs). */
+  timeoutMs?: number;
+}
+
+export interface TestCallResult {
+  reply: Reply;
+  sessionId: number;
+  durationMs: number;
+}
 
 export class Director {
   state: ProductionState = 'stopped';
@@ -36,6 +63,10 @@ export class Director {
   /** Messages handled per item since the server started. */
   readonly counts: OutcomeCounts = new Map();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The production being started, running or being stopped here: what a kill ends. */
+  private live: RunningProduction | null = null;
+  /** The record of the last kill: commands taken after it wait for it, not for what it pre-empted. */
+  private killRecorded: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -111,24 +142,34 @@ export class Director {
     return (await coordinator.liveNodes()).filter((node) => node.nodeId !== coordinator.nodeId);
   }
 
-  stop(): Promise<void> {
+  /** Stops the production; past `limitMs` the stop escalates to a kill (as IRIS does). */
+  stop(limitMs = this.stopTimeoutMs): Promise<void> {
     return this.serial(async () => {
       const running = this.requireRunning('stop');
-      const left = await this.stopLocal(running);
-      await this.recordEnd(running.name, left, 'stopped');
+      const { left, how } = await this.stopLocal(running, limitMs);
+      // A kill that came meanwhile already recorded the end.
+      if (this.live !== running) return;
+      await this.recordEnd(running.name, left, how);
       this.announce({ command: 'stop' });
     });
   }
 
+  /**
+   * Ends every job at once, without waiting for a command under way (that command then fails
+   * without recording anything). Messages in flight stay queued and resume on the next start.
+   */
   kill(): Promise<void> {
-    return this.serial(async () => {
-      const running = this.requireRunning('kill');
-      running.kill();
+    const running = this.live;
+    if (!running) return Promise.reject(this.notRunning('kill'));
+    running.kill();
+    this.ended(running.name, 0);
+    const record = (async () => {
       const left = (await this.store.messages.unfinished(this.namespace)).length;
-      this.ended(running.name, left);
       await this.recordEnd(running.name, left, 'killed');
       this.announce({ command: 'kill' });
-    });
+    })();
+    this.killRecorded = record.catch(() => undefined);
+    return record;
   }
 
   restart(): Promise<void> {
@@ -145,6 +186,7 @@ export class Director {
     return this.serial(async () => {
       const running = this.requireRunning('update');
       const result = await this.updateLocal(running);
+      this.assertNotKilled(running, 'update');
       const parts = Object.entries(result)
         .filter(([, names]) => names.length > 0)
         .map(([what, names]) => `${what} ${names.join(', ')}`);
@@ -157,13 +199,42 @@ export class Director {
   /** Starts, stops or restarts one item of the running production (on every node). */
   component(action: ItemAction, item: string): Promise<void> {
     return this.serial(async () => {
-      await this.componentLocal(this.requireRunning(`${action} a component`), action, item);
+      const running = this.requireRunning(`${action} a component`);
+      await this.componentLocal(running, action, item);
+      this.assertNotKilled(running, `${action} ${item}`);
       this.announce({ command: 'component', action, item });
     });
   }
 
   withRunning<T>(what: string, action: (running: RunningProduction) => Promise<T>): Promise<T> {
     return this.serial(() => action(this.requireRunning(what)));
+  }
+
+  /**
+   * A test call (spec POST /test). What could never be answered is refused at once, without
+   * waiting for a command under way; the optional restart of the target and the send run in the
+   * command order; the reply is awaited outside it, bounded by the call's timeout.
+   */
+  async test(call: TestCall): Promise<TestCallResult> {
+    const target = this.requireRunning('test a component').requireHost(call.target);
+    refuseUntestable(target, call.restart);
+    await this.resolver.checkTestMessage?.(target.item, call.body);
+    const { running, sent, started } = await this.serial(async () => {
+      const running = this.requireRunning('test a component');
+      if (call.restart) {
+        await running.restartItem(call.target);
+        this.assertNotKilled(running, `restart ${call.target} for a test`);
+      }
+      refuseUnready(running.requireHost(call.target), call.restart);
+      const started = Date.now();
+      const sent = await running.send({ source: testingService, parentId: null, sessionId: null }, call.target, call.body, {
+        responseRequired: true,
+        description: 'Test call',
+      });
+      return { running, sent, started };
+    });
+    const reply = await awaitTestReply(running, call.target, sent, call.timeoutMs ?? this.options.testTimeoutMs ?? defaultTestTimeoutMs);
+    return { reply, sessionId: sent.message.sessionId, durationMs: Date.now() - started };
   }
 
   /** A command another node took: apply it to this node's runtime (the store already says so). */
@@ -176,7 +247,7 @@ export class Director {
         }
         const running = this.running;
         if (!running) return;
-        if (op.command === 'stop') this.ended(running.name, await this.stopLocal(running));
+        if (op.command === 'stop') this.ended(running.name, (await this.stopLocal(running, this.stopTimeoutMs)).left);
         else if (op.command === 'kill') {
           running.kill();
           this.ended(running.name, 0);
@@ -189,16 +260,33 @@ export class Director {
     });
   }
 
-  /** On server shutdown: stop what runs here. When other nodes keep running it, this node only leaves it. */
-  async shutdown(): Promise<void> {
-    if (!this.running) return;
-    if (this.options.coordinator.productionsOutliveShutdown) {
-      await this.serial(async () => {
-        if (this.running) this.ended(this.running.name, await this.stopLocal(this.running));
-      });
+  /**
+   * On server shutdown: stop what runs here within `budgetMs`, then kill what still runs (a command
+   * under way may hold the order). When other nodes keep running it, this node only leaves it.
+   */
+  async shutdown(budgetMs = this.stopTimeoutMs): Promise<void> {
+    if (!this.live) return;
+    const leaving = this.options.coordinator.productionsOutliveShutdown;
+    const stopping = leaving
+      ? this.serial(async () => {
+          if (this.running) this.ended(this.running.name, (await this.stopLocal(this.running, budgetMs)).left);
+        })
+      : this.stop(budgetMs);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), budgetMs);
+    });
+    const outcome = await Promise.race([stopping.then(() => 'done' as const, () => 'failed' as const), late]);
+    clearTimeout(timer);
+    const left = this.live;
+    if (outcome === 'done' || !left) return;
+    this.log.write('Warning', `Production ${left.name} did not stop within ${budgetMs} ms at server shutdown; killing it`);
+    if (leaving) {
+      left.kill();
+      this.ended(left.name, 0);
       return;
     }
-    await this.stop().catch(() => this.running?.kill());
+    await this.kill().catch((error: unknown) => this.options.onError(error));
   }
 
   private async startLocal(name: string): Promise<void> {
@@ -209,31 +297,59 @@ export class Director {
     const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, {
       drainTimeoutMs: this.options.drainTimeoutMs,
       graceMs: this.options.graceMs,
+      ...(this.options.initTimeoutMs === undefined ? {} : { initTimeoutMs: this.options.initTimeoutMs }),
       transforms: this.options.transforms,
       counts: this.counts,
       coordinator: this.options.coordinator,
       onError: this.options.onError,
     });
+    this.live = running;
     try {
       await running.start();
     } catch (error) {
       running.kill();
-      this.state = 'stopped';
+      if (this.live === running) {
+        this.live = null;
+        this.state = 'stopped';
+      }
       throw error;
     }
+    this.assertNotKilled(running, 'start');
     this.running = running;
     this.state = 'running';
   }
 
-  private async stopLocal(running: RunningProduction): Promise<number> {
+  /** Stops within `limitMs`; past it the production is killed. Returns how many stay queued. */
+  private async stopLocal(running: RunningProduction, limitMs: number): Promise<{ left: number; how: 'stopped' | 'killed' }> {
     this.state = 'stopping';
-    return running.stop();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), limitMs);
+    });
+    const outcome = await Promise.race([running.stop().catch(() => 0), late]);
+    clearTimeout(timer);
+    if (outcome !== 'late') return { left: outcome, how: 'stopped' };
+    this.log.write('Warning', `Production ${running.name} did not stop within ${limitMs} ms; killing it`);
+    running.kill();
+    return { left: (await this.store.messages.unfinished(this.namespace)).length, how: 'killed' };
   }
 
   private async restartLocal(): Promise<void> {
     const running = this.requireRunning('restart');
-    this.ended(running.name, await this.stopLocal(running));
+    const { left } = await this.stopLocal(running, this.stopTimeoutMs);
+    this.assertNotKilled(running, 'restart');
+    this.ended(running.name, left);
     await this.startLocal(running.name);
+  }
+
+  private get stopTimeoutMs(): number {
+    return this.options.stopTimeoutMs ?? this.options.drainTimeoutMs + 2 * this.options.graceMs + 5_000;
+  }
+
+  /** A kill pre-empted the command that was working on `running`: it must not go on. */
+  private assertNotKilled(running: RunningProduction, what: string): void {
+    if (this.live === running && !running.killed) return;
+    throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${running.name} was killed while it was to ${what}`);
   }
 
   private async updateLocal(running: RunningProduction) {
@@ -254,16 +370,19 @@ export class Director {
   }
 
   private requireRunning(what: string): RunningProduction {
-    if (!this.running) {
-      throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Cannot ${what}: no production is running in namespace ${this.namespace}`, {
-        hint: 'Start one first (cli -s NAME)',
-      });
-    }
+    if (!this.running) throw this.notRunning(what);
     return this.running;
+  }
+
+  private notRunning(what: string): ConveyorError {
+    return new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Cannot ${what}: no production is running in namespace ${this.namespace}`, {
+      hint: 'Start one first (cli -s NAME)',
+    });
   }
 
   private ended(name: string, left: number): void {
     this.running = null;
+    this.live = null;
     this.state = left > 0 ? 'suspended' : 'stopped';
     this.production = name;
   }
@@ -287,7 +406,8 @@ export class Director {
   }
 
   private serial<T>(operation: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(operation, operation);
+    const afterKill = () => this.killRecorded.then(operation);
+    const result = this.queue.then(afterKill, afterKill);
     this.queue = result.catch(() => undefined);
     return result;
   }

@@ -23,6 +23,8 @@ interface Job {
   alive: boolean;
   busy: StoredMessage | null;
   loop: Promise<void> | null;
+  /** While the job starts: ends the wait for init (the job was stopped or killed meanwhile). */
+  abortStart: (() => void) | null;
 }
 
 export interface ItemHostOptions {
@@ -30,6 +32,8 @@ export interface ItemHostOptions {
   actorPoolSize: number;
   /** How long a job gets to finish its message and run on_tear_down on stop. */
   graceMs: number;
+  /** How long one job may take to start (worker, import, on_init) before it is ended. */
+  initTimeoutMs: number;
 }
 
 /** A sleep that stop() can cut short. */
@@ -62,6 +66,8 @@ export class ItemHost {
   private readonly pause = new Pause();
   private readonly settings: ComponentSettings;
   private readonly retry: RetryPolicy;
+  /** Bumped by stop, kill and fail: a start still under way sees it and ends what it launched. */
+  private generation = 0;
 
   constructor(
     private readonly router: MessageRouter,
@@ -102,10 +108,12 @@ export class ItemHost {
     this.error = null;
     this.queue.reopen();
     const size = this.poolSize();
-    this.jobs = Array.from({ length: size }, (_, index) => ({ index, instance: null, alive: false, busy: null, loop: null }));
+    const generation = ++this.generation;
+    this.jobs = Array.from({ length: size }, (_, index) => ({ index, instance: null, alive: false, busy: null, loop: null, abortStart: null }));
     try {
       await Promise.all(this.jobs.map((job) => this.launch(job)));
     } catch (error) {
+      if (generation !== this.generation) return;
       this.state = 'error';
       this.error = errorText(error);
       this.router.log.write('Error', `Item ${this.name} failed to start: ${this.error}`, { configName: this.name });
@@ -114,6 +122,8 @@ export class ItemHost {
       this.jobs = [];
       return;
     }
+    // Stopped or killed while its jobs started: what they launched is already ended.
+    if (generation !== this.generation) return;
     this.state = 'running';
     this.router.log.write('Info', `Item ${this.name} started with ${size} job${size === 1 ? '' : 's'}`, { configName: this.name });
     for (const job of this.jobs) job.loop = this.kind === 'service' ? this.pollLoop(job) : this.messageLoop(job);
@@ -127,6 +137,7 @@ export class ItemHost {
   /** Lets running messages finish (bounded), runs on_tear_down, and returns what was still queued. */
   async stop(): Promise<StoredMessage[]> {
     const wasRunning = this.state === 'running';
+    this.generation++;
     this.state = 'stopped';
     this.queue.close();
     this.pause.interrupt();
@@ -141,12 +152,29 @@ export class ItemHost {
 
   /** Ends every job at once; messages in flight stay queued in the store for the next start. */
   kill(): void {
+    this.generation++;
     this.state = 'stopped';
     this.queue.close();
     this.pause.interrupt();
     // A kill ends each job at once (endJob awaits only on 'stop'): nothing to wait for.
     for (const job of this.jobs) void this.endJob(job, 'kill');
     this.jobs = [];
+  }
+
+  /**
+   * A wait on this item's user code ran out (a test call it never answered): its jobs are ended and
+   * the item stays in `error` until it is restarted. Queued messages stay queued.
+   */
+  fail(reason: string): void {
+    this.kill();
+    this.state = 'error';
+    this.error = reason;
+    this.router.log.write('Error', reason, { configName: this.name });
+  }
+
+  /** Whether a job is handling this message now. */
+  isHandling(messageId: number): boolean {
+    return this.jobs.some((job) => job.busy?.id === messageId);
   }
 
   private poolSize(): number {
@@ -156,6 +184,8 @@ export class ItemHost {
 
   private async launch(job: Job): Promise<void> {
     const instance = this.component.factory.create();
+    // Held before init so a stop or kill during the start ends this worker too.
+    job.instance = instance;
     instance.onExit((reason) => {
       if (job.instance !== instance || !job.alive) return;
       job.alive = false;
@@ -165,15 +195,39 @@ export class ItemHost {
         sessionId: job.busy?.sessionId ?? null,
       });
     });
-    await instance.init(this.contextFor(job));
-    job.instance = instance;
+    await this.initWithin(instance, job);
+    if (job.instance !== instance) {
+      // Stopped or killed while it started.
+      instance.kill();
+      throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Item ${this.name} was stopped while it started`);
+    }
     job.alive = true;
+  }
+
+  /** on_init (and the worker's start) may not take longer than initTimeoutMs: then the worker is ended. */
+  private async initWithin(instance: ComponentInstance, job: Job): Promise<void> {
+    const limit = this.options.initTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        instance.kill();
+        reject(new ConveyorError('ERR_TIMEOUT', `Job ${job.index} of item ${this.name} did not start within ${limit} ms (on_init still running); its worker was ended`));
+      }, limit);
+      job.abortStart = () => reject(new ConveyorError('ERR_ITEM_NOT_RUNNING', `Item ${this.name} was stopped while it started`));
+    });
+    try {
+      await Promise.race([instance.init(this.contextFor(job)), expired]);
+    } finally {
+      clearTimeout(timer);
+      job.abortStart = null;
+    }
   }
 
   private async endJob(job: Job, how: 'stop' | 'kill'): Promise<void> {
     const instance = job.instance;
     job.alive = false;
     job.instance = null;
+    job.abortStart?.();
     if (!instance) return;
     if (how === 'kill') instance.kill();
     else await instance.stop(this.options.graceMs).catch(() => instance.kill());

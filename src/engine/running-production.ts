@@ -22,6 +22,8 @@ export interface RunningProductionOptions {
   /** How long stop waits for queues to drain before stopping the items anyway. */
   drainTimeoutMs: number;
   graceMs: number;
+  /** How long one job may take to start (worker, import, on_init); default 60 s. */
+  initTimeoutMs?: number;
   counts: OutcomeCounts;
   /** The DTL of the production's namespace. */
   transforms: {
@@ -44,6 +46,8 @@ export class RunningProduction implements MessageRouter {
   readonly flows = new Set<string>();
   private readonly waiters = new Map<number, Waiter>();
   private dead = false;
+  /** kill() ended it (dead also covers a stop). */
+  private wasKilled = false;
   private readonly queues: ProductionQueues;
 
   constructor(
@@ -66,6 +70,8 @@ export class RunningProduction implements MessageRouter {
     // What the last run left is read before any item starts: once services poll, new messages
     // would look unfinished too.
     await this.queues.resume(this.hosts);
+    // Killed while the items were being prepared: start none of them.
+    if (this.dead) return;
     await Promise.all([...this.hosts.values()].map((host) => host.start()));
   }
 
@@ -227,16 +233,40 @@ export class RunningProduction implements MessageRouter {
     while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && (h.queue.depth > 0 || h.inFlight > 0))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    let left = 0;
-    for (const host of this.hosts.values()) left += (await host.stop()).length;
+    // Every item gets its grace time at once, so a stop takes the longest item's time, not the sum.
+    const queued = await Promise.all([...this.hosts.values()].map((host) => host.stop()));
     this.finish('stopped');
-    return left;
+    return queued.reduce((sum, messages) => sum + messages.length, 0);
   }
 
   kill(): void {
     this.dead = true;
+    this.wasKilled = true;
     for (const host of this.hosts.values()) host.kill();
     this.finish('killed');
+  }
+
+  /** Whether kill() ended this production (a command still under way must not go on with it). */
+  get killed(): boolean {
+    return this.wasKilled;
+  }
+
+  /**
+   * A test call to `item` got no reply in time. The request is recorded as failed (it must not run
+   * again at the next start) and its caller released; when a job of the item is stuck on it, the
+   * item's workers are ended and the item goes to `error`. Returns the whole story as one text.
+   */
+  async abandonRequest(item: string, messageId: number, reason: string): Promise<string> {
+    this.waiters.delete(messageId);
+    const host = this.hosts.get(item);
+    const stuck = host?.isHandling(messageId) ?? false;
+    const text = stuck
+      ? `${reason}; its worker was ended and the item is in error until it is restarted`
+      : `${reason}; it was still queued behind other messages and is marked failed`;
+    await this.store.messages.update([{ id: messageId, status: 'error', error: text }]);
+    if (stuck) host?.fail(text);
+    else this.log.write('Warning', text, { configName: item, messageId, sessionId: messageId });
+    return text;
   }
 
   /** Apply a new definition: start added items, stop removed ones, restart changed ones. */
@@ -250,6 +280,7 @@ export class RunningProduction implements MessageRouter {
       result.removed.push(name);
     }
     for (const item of next.items) {
+      if (this.dead) throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${this.wasKilled ? 'killed' : 'stopped'} during the update`);
       const current = this.hosts.get(item.name);
       if (!current) {
         const host = await this.createHost(item);
@@ -267,15 +298,26 @@ export class RunningProduction implements MessageRouter {
     return result;
   }
 
-  /** Stops and starts one item, keeping its queue. */
+  /** Stops and starts one item, keeping its queue. Fails, naming the reason, when it did not start. */
   async restartItem(name: string): Promise<void> {
     await this.replaceHost(this.requireHost(name), this.requireHost(name).item);
+    this.assertStarted(name, 'restart');
   }
 
   async startItem(name: string): Promise<void> {
     const host = this.requireHost(name);
     if (host.state === 'running') return;
     await this.replaceHost(host, { ...host.item, enabled: true });
+    this.assertStarted(name, 'start');
+  }
+
+  private assertStarted(name: string, action: 'start' | 'restart'): void {
+    const host = this.requireHost(name);
+    if (host.state === 'error') {
+      throw new ConveyorError('ERR_COMPONENT_FAILED', `Item ${name} did not ${action}: ${host.error ?? 'it is in error'}`, {
+        hint: 'The event log has the details; fix the component and restart it',
+      });
+    }
   }
 
   async stopItem(name: string): Promise<void> {
@@ -300,12 +342,15 @@ export class RunningProduction implements MessageRouter {
     const host = await this.createHost(item);
     this.hosts.set(item.name, host);
     for (const message of queued) host.queue.push(message);
+    if (this.dead) return;
     await host.start();
+    // Killed while the item started: its jobs must not outlive the production.
+    if (this.dead) host.kill();
   }
 
   private async createHost(item: ItemDefinition): Promise<ItemHost> {
     const component = await this.resolveSafely(item);
-    const options = { actorPoolSize: this.definition.actorPoolSize, graceMs: this.options.graceMs };
+    const options = { actorPoolSize: this.definition.actorPoolSize, graceMs: this.options.graceMs, initTimeoutMs: this.options.initTimeoutMs ?? 60_000 };
     if (component) return new ItemHost(this, item, component, options);
     // An unknown class puts this item in error; the rest of the production still runs.
     const broken = new ItemHost(this, item, unresolvable(item.classname), options);
@@ -316,7 +361,8 @@ export class RunningProduction implements MessageRouter {
     try {
       return await this.resolver.resolve(item.classname);
     } catch (error) {
-      this.log.write('Error', `Item ${item.name}: ${errorText(error)}`, { configName: item.name });
+      // A disabled item runs nothing, so its unknown class is no error (yet): enabling it reports it.
+      if (item.enabled) this.log.write('Error', `Item ${item.name}: ${errorText(error)}`, { configName: item.name });
       return null;
     }
   }

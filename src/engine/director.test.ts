@@ -1,0 +1,215 @@
+/**
+ * The Director never waits on user code without a bound: kill pre-empts, a stop escalates to a
+ * kill, a test call waits outside the command order and times out, what can never answer is refused.
+ * Components are scripted stand-ins for user code (the edge); store, hosts and queues are real.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CallContext, ComponentInstance, Reply } from '../core/component.ts';
+import type { ComponentKind } from '../core/components.ts';
+import type { MessageBody } from '../core/message.ts';
+import { newItem, newProduction, type ItemDefinition } from '../core/production.ts';
+import { openStore } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
+import { eventually, tempDir } from '../../test/support/temp-dir.ts';
+import type { ResolvedComponent, Resolver } from './component-resolver.ts';
+import { Director, type DirectorOptions } from './director.ts';
+import { DtlService } from './dtl-service.ts';
+import { pythonRunner } from './dtl-python.ts';
+import { EventLog } from './event-log.ts';
+import { stringRequest } from './native-messages.ts';
+import { SingleProcessCoordinator } from './single-process-coordinator.ts';
+
+const never = <T>() => new Promise<T>(() => undefined);
+
+/** User code that hangs where it is told to; it records whether it was killed. */
+class Stand implements ComponentInstance {
+  killed = false;
+  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string }) {}
+  async init(): Promise<void> {
+    if (this.hang.initError) throw new Error(this.hang.initError);
+    if (this.hang.init) await never();
+  }
+  async onMessage(request: MessageBody, _call: CallContext): Promise<Reply> {
+    if (this.hang.message) await never();
+    return request;
+  }
+  async onProcessInput(): Promise<Reply> {
+    return null;
+  }
+  async onResponse(_r: MessageBody, response: Reply): Promise<Reply> {
+    return response;
+  }
+  async onComplete(_r: MessageBody, response: Reply): Promise<Reply> {
+    return response;
+  }
+  async stop(): Promise<void> {
+    if (this.hang.stop) await never();
+  }
+  kill(): void {
+    this.killed = true;
+  }
+  onExit(): void {}
+}
+
+describe('Director', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let store: Store;
+  let director: Director | null;
+  let made: Stand[];
+  const classes = new Map<string, { kind: ComponentKind; hang: ConstructorParameters<typeof Stand>[0] }>();
+  const resolver: Resolver = {
+    async resolve(name): Promise<ResolvedComponent> {
+      const found = classes.get(name);
+      if (!found) throw new Error(`unknown class ${name}`);
+      return { kind: found.kind, polling: false, fingerprint: 'x', factory: { create: () => made[made.push(new Stand(found.hang)) - 1] as Stand } };
+    },
+  };
+
+  beforeEach(async () => {
+    dir = tempDir();
+    store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
+    made = [];
+    classes.clear();
+    classes.set('Ok', { kind: 'operation', hang: {} });
+    classes.set('Service', { kind: 'service', hang: {} });
+    director = null;
+  });
+
+  afterEach(async () => {
+    await director?.kill().catch(() => undefined);
+    await store.close();
+    dir.remove();
+  });
+
+  async function directorFor(items: ItemDefinition[], options: Partial<DirectorOptions> = {}): Promise<Director> {
+    await store.productions.put('USER', newProduction('Test.P', items));
+    director = new Director(store, 'USER', resolver, new EventLog(store, 'USER', (e) => console.error(e)), {
+      drainTimeoutMs: 200,
+      graceMs: 200,
+      transforms: new DtlService(store, 'USER', pythonRunner()),
+      coordinator: new SingleProcessCoordinator(store),
+      onError: (error) => console.error(error),
+      ...options,
+    });
+    return director;
+  }
+
+  async function logTexts(): Promise<string[]> {
+    return (await store.log.top('USER', 100)).map((entry) => `${entry.type} ${entry.text}`);
+  }
+
+  const ping = stringRequest('ping');
+
+  it('kill pre-empts a start stuck in on_init and ends the starting worker', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    const d = await directorFor([newItem('Stuck', 'HangInit')]);
+    const start = d.start('Test.P');
+    start.catch(() => undefined);
+    await eventually(() => made.length === 1 || undefined, 'the worker to be starting');
+    await d.kill();
+    await expect(start).rejects.toThrow(/killed while it was to start/);
+    expect(made[0]?.killed).toBe(true);
+    expect(d.reportedStatus()).toBe('stopped');
+  });
+
+  it('a job whose on_init does not finish within initTimeoutMs is ended and its item is in error', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    const d = await directorFor([newItem('Stuck', 'HangInit'), newItem('Fine', 'Ok')], { initTimeoutMs: 100 });
+    await d.start('Test.P');
+    const host = d.running?.requireHost('Stuck');
+    expect(host?.state).toBe('error');
+    expect(host?.error).toMatch(/did not start within 100 ms/);
+    expect(made[0]?.killed).toBe(true);
+    expect(d.running?.requireHost('Fine').state).toBe('running');
+  });
+
+  it('a stop that cannot finish escalates to a kill; the message in flight stays queued', async () => {
+    classes.set('Hang', { kind: 'operation', hang: { message: true, stop: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang')], { stopTimeoutMs: 300, graceMs: 60_000 });
+    await d.start('Test.P');
+    const sent = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Stuck', ping, { responseRequired: false, description: '' });
+    await sent.accepted;
+    await eventually(() => d.running?.requireHost('Stuck').isHandling(sent.message.id) || undefined, 'the message to be in flight');
+    await d.stop();
+    expect(await logTexts()).toContainEqual(expect.stringMatching(/did not stop within 300 ms; killing it/));
+    expect(d.reportedStatus()).toBe('suspended');
+    expect((await store.messages.get('USER', sent.message.id))?.status).toBe('queued');
+  });
+
+  it('a test call waits for its reply outside the command order: stop answers and releases it', async () => {
+    classes.set('Hang', { kind: 'operation', hang: { message: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang')]);
+    await d.start('Test.P');
+    const test = d.test({ target: 'Stuck', body: ping, restart: false, timeoutMs: 60_000 });
+    test.catch(() => undefined);
+    await eventually(() => d.running?.requireHost('Stuck').inFlight === 1 || undefined, 'the test message to be in flight');
+    await d.stop();
+    await expect(test).rejects.toThrow(/before the reply came/);
+  });
+
+  it('a test call past its timeout ends the stuck worker, puts the item in error and fails its message', async () => {
+    classes.set('Hang', { kind: 'operation', hang: { message: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang')]);
+    await d.start('Test.P');
+    const error = await d.test({ target: 'Stuck', body: ping, restart: false, timeoutMs: 100 }).then(
+      () => ({ code: 'none', message: 'answered' }),
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(error.code).toBe('ERR_TIMEOUT');
+    expect(error.message).toMatch(/Stuck did not answer test message (\d+) within 100 ms; its worker was ended/);
+    const host = d.running!.requireHost('Stuck');
+    expect(host.state).toBe('error');
+    expect(made.every((stand) => stand.killed)).toBe(true);
+    const id = Number(/test message (\d+)/.exec(error.message)?.[1]);
+    expect((await store.messages.get('USER', id))?.status).toBe('error');
+    await expect(d.test({ target: 'Stuck', body: ping, restart: false })).rejects.toThrow(/Cannot test Stuck: it is in error/);
+  });
+
+  it('refuses at once what can never answer, naming the item and the reason', async () => {
+    classes.set('Broken', { kind: 'operation', hang: { initError: 'no database' } });
+    const d = await directorFor([
+      newItem('In', 'Service'),
+      newItem('Off', 'Ok', { enabled: false }),
+      newItem('Broken', 'Broken'),
+      newItem('Fine', 'Ok'),
+    ]);
+    await d.start('Test.P');
+    await expect(d.test({ target: 'In', body: ping, restart: true })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT', message: expect.stringMatching(/In: it is a business service/) });
+    await expect(d.test({ target: 'Off', body: ping, restart: true })).rejects.toMatchObject({ code: 'ERR_ITEM_NOT_RUNNING', message: expect.stringMatching(/Off: the item is disabled/) });
+    await expect(d.test({ target: 'Broken', body: ping, restart: false })).rejects.toThrow(/Broken: it is in error: .*no database/);
+    await expect(d.test({ target: 'Broken', body: ping, restart: true })).rejects.toThrow(/Item Broken did not restart: .*no database/);
+    await d.component('stop', 'Fine');
+    await expect(d.test({ target: 'Fine', body: ping, restart: false })).rejects.toThrow(/Fine: it is stopped/);
+    expect(await d.test({ target: 'Fine', body: ping, restart: true })).toMatchObject({ reply: ping });
+  });
+
+  it('component start or restart of an item that cannot start fails with the reason', async () => {
+    classes.set('Broken', { kind: 'operation', hang: { initError: 'no database' } });
+    const d = await directorFor([newItem('Broken', 'Broken')]);
+    await d.start('Test.P');
+    await expect(d.component('restart', 'Broken')).rejects.toMatchObject({ code: 'ERR_COMPONENT_FAILED', message: expect.stringMatching(/Item Broken did not restart: .*no database/) });
+    await expect(d.component('start', 'Broken')).rejects.toThrow(/Item Broken did not start/);
+  });
+
+  it('a disabled item whose class is not registered logs no error at start', async () => {
+    const d = await directorFor([newItem('Ghost', 'Nowhere', { enabled: false }), newItem('Fine', 'Ok')]);
+    await d.start('Test.P');
+    expect((await logTexts()).filter((text) => text.startsWith('Error'))).toEqual([]);
+    await expect(d.component('start', 'Ghost')).rejects.toThrow(/Ghost/);
+  });
+
+  it('shutdown ends within its budget even when a command under way holds the order', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    classes.set('Hang', { kind: 'operation', hang: { stop: true, message: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang'), newItem('Late', 'HangInit', { enabled: false })], { graceMs: 60_000 });
+    await d.start('Test.P');
+    // A component start stuck in on_init holds the command order (on_init is bounded, here 60 s).
+    const stuckStart = d.component('start', 'Late');
+    stuckStart.catch(() => undefined);
+    await eventually(() => made.length === 2 || undefined, 'the second worker to be starting');
+    await d.shutdown(300);
+    expect(d.reportedStatus()).not.toBe('running');
+    expect(made.every((stand) => stand.killed)).toBe(true);
+  });
+});
