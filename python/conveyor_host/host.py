@@ -50,6 +50,13 @@ def _split_classpaths(text):
     return [part.strip() for part in text.replace('|', os.pathsep).split(os.pathsep) if part.strip()]
 
 
+def _check_message(frame):
+    """Decodes a body exactly as a component's worker would (its classpaths first): raises why not."""
+    _add_classpaths(frame['classpaths'])
+    deserialize(frame['body'])
+    return None
+
+
 def _load(module_name, class_name, classpaths):
     _add_classpaths(classpaths)
     module = importlib.import_module(module_name)
@@ -111,6 +118,8 @@ class WorkerHost:
             elif kind == 'migrate':
                 from conveyor_migrate.script import read_settings
                 self._answer(frame, 'migrate', lambda: read_settings(frame['path']))
+            elif kind == 'check_message':
+                self._answer(frame, 'deserialize', lambda: _check_message(frame))
             elif 'id' in frame:
                 self._answer(frame, 'protocol', lambda: self._unknown(kind))
 

@@ -199,7 +199,15 @@ export interface MigrateFrame {
   path: string;
 }
 
-export type EngineRequestFrame = InitFrame | InvokeFrame | TeardownFrame | DtlFrame | MigrateFrame;
+/** Decodes `body` as a worker with `classpaths` would (the SDK's deserialize); answered null, or the failure. */
+export interface CheckMessageFrame {
+  t: 'check_message';
+  id: number;
+  body: MessageBody;
+  classpaths: string[];
+}
+
+export type EngineRequestFrame = InitFrame | InvokeFrame | TeardownFrame | DtlFrame | MigrateFrame | CheckMessageFrame;
 
 /** The engine's answer to an op: its value, or why the engine could not do it. */
 export type OpAnswerFrame = ResultFrame | { t: 'failure'; id: number; failure: EngineFailure };

@@ -1,9 +1,9 @@
 /**
- * Python that is not a component — the Python of DTL transforms (`dtl` frames) and the settings.py
- * migration (`migrate` frames) — runs as requests of the same worker host as the components, over
+ * Python that is not a component — the Python of DTL transforms (`dtl` frames), the settings.py
+ * migration (`migrate` frames), the check of a test message (`check_message`) — runs as requests of the same worker host as the components, over
  * the same frames, each with a time budget. `TaskWorkerPool` keeps a few idle workers for frequent
- * short requests (DTL: per transform run); `runInFreshWorker` uses a worker once (a migration
- * imports user modules, which must not linger).
+ * short requests (DTL: per transform run); `runInFreshWorker` uses a worker once (a migration or a
+ * message check imports user modules, which must not linger).
  */
 import { ConveyorError } from '../core/errors.ts';
 import { Deadline } from './deadline.ts';
@@ -14,7 +14,7 @@ import { defaultBridgeTimeouts } from './timeouts.ts';
 export type OutputListener = (stream: 'stdout' | 'stderr', line: string) => void;
 
 /** A request of a task worker: anything but the component frames. */
-export type TaskRequest = Extract<OutgoingRequest, { t: 'dtl' | 'migrate' }>;
+export type TaskRequest = Extract<OutgoingRequest, { t: 'dtl' | 'migrate' | 'check_message' }>;
 
 export interface TaskWorkerOptions {
   interpreter: string;
