@@ -12,7 +12,7 @@ import { installCrossOrigin } from './cross-origin.ts';
 import { registerComponentRoutes } from './component-routes.ts';
 import { registerNodesRoute } from './nodes-route.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
-import { installErrorReplies, installJsonParser } from './error-replies.ts';
+import { frameworkErrorReply, installErrorReplies, installJsonParser } from './error-replies.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
@@ -50,6 +50,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     requestTimeout: resolved.requestTimeoutMs,
     handlerTimeout: resolved.requestTimeoutMs,
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorReply,
   });
   const servers = new Set<Server>();
   extraServers.set(app, servers);

@@ -78,6 +78,20 @@ interface ErrorLimits {
   apiPrefix: string;
 }
 
+/**
+ * Failures of Fastify's router, before any route is chosen (a malformed URL, a path parameter over
+ * `maxParamLength`): the same JSON error body as every other refusal, without echoing the path.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const text =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'A name in the URL path is longer than this server accepts'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'The URL is malformed'
+        : 'The request cannot be routed';
+  void sendError(reply, error.statusCode ?? 400, { error: text, code: 'ERR_INVALID_INPUT' });
+}
+
 function errorStatus(code: ErrorCode): number {
   return errorCodes[code].status;
 }

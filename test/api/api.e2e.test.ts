@@ -79,19 +79,19 @@ describe('authentication and transport errors', () => {
   it('refuses a role below the route with 403 JSON', async () => {
     const reply = await api('POST', '/api/iop/start', {}, 'viewer');
     expect(reply.status).toBe(403);
-    expect((reply.json as { error: string }).error).toBe('User viewer has the role viewer; this operation needs the role operator');
+    expect((reply.json as { error: string }).error).toBe('ERROR #FORBIDDEN: User viewer has the role viewer; this operation needs the role operator');
   });
 
   it('answers 404 JSON, 413 JSON and 400 JSON', async () => {
     const unknown = await api('GET', '/api/iop/nothing-here');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toEqual({ error: 'No route GET /api/iop/nothing-here: see GET /api/iop/openapi.json for the routes' });
+    expect(unknown.json).toEqual({ error: 'ERROR #ROUTE_NOT_FOUND: No route GET /api/iop/nothing-here: see GET /api/iop/openapi.json for the routes', code: 'ERR_ROUTE_NOT_FOUND' });
     const tooLarge = await api('POST', '/api/iop/stop', { pad: 'x'.repeat(bodyLimit) });
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.json).toEqual({ error: `The request body is larger than the limit of ${bodyLimit} bytes` });
+    expect(tooLarge.json).toEqual({ error: `ERROR #BODY_TOO_LARGE: The request body is larger than the limit of ${bodyLimit} bytes`, code: 'ERR_BODY_TOO_LARGE' });
     const notJson = await api('POST', '/api/iop/start', '{"production": oops');
     expect(notJson.status).toBe(400);
-    expect((notJson.json as { error: string }).error).toMatch(/^The request body is not valid JSON/);
+    expect((notJson.json as { error: string }).error).toMatch(/^ERROR #BODY_NOT_JSON: The request body is not valid JSON/);
   });
 
   it('trusts the Unix socket as a local admin, without credentials', async () => {

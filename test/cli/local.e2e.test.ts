@@ -49,7 +49,7 @@ describe('cli in local mode', () => {
   it('-d NAME of a production that does not exist is refused with the server text', async () => {
     const result = await cli(['-d', 'No.Such.Production']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: .*No\.Such\.Production/);
+    expect(result.stderr).toMatch(/^ERROR #PRODUCTION_NOT_FOUND: .*No\.Such\.Production/);
   });
 
   it('-n overrides the namespace, CLI_NAMESPACE sets it', async () => {
@@ -80,9 +80,9 @@ describe('cli in local mode', () => {
     expect(result.stdout.trimEnd().split('\n').length).toBeLessThanOrEqual(2);
   });
 
-  it('server errors come back as Error: <text>, exit 1', async () => {
+  it('server errors come back as ERROR #CODE: <text>, exit 1', async () => {
     const result = await cli(['-s', 'No.Such.Production', '-D']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: .*No\.Such\.Production/);
+    expect(result.stderr).toMatch(/^ERROR #PRODUCTION_NOT_FOUND: .*No\.Such\.Production/);
   });
 });

@@ -228,7 +228,7 @@ describe('cli in remote mode', () => {
     expect((await cli(['-h', '-n', 'OTHER'])).stdout).toContain('Namespace: OTHER');
     const result = await cli(['-x', '-n', 'NO_SUCH_NS']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: .*NO_SUCH_NS/);
+    expect(result.stderr).toMatch(/^ERROR #NAMESPACE_UNKNOWN: .*NO_SUCH_NS/);
   });
 });
 
@@ -295,7 +295,7 @@ describe('cli remote errors', () => {
   it('a server error is shown as its text', async () => {
     const result = await cli(['-s', 'No.Such.Production', '-D']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: .*No\.Such\.Production/);
+    expect(result.stderr).toMatch(/^ERROR #PRODUCTION_NOT_FOUND: .*No\.Such\.Production/);
     expect(result.stderr).not.toContain('    at ');
   });
 

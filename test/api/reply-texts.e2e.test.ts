@@ -1,0 +1,59 @@
+/**
+ * Error texts end to end, against a real `conveyor serve`: every failure reads `ERROR #CODE: …` with
+ * `code` in the body, and no reply names a folder of the server or carries a stack trace, even when
+ * the file system fails (a name too long for it, a file where a folder should be).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type HttpReply, type ServerProcess } from '../support/server-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+let home: ReturnType<typeof tempDir>;
+let server: ServerProcess;
+
+const settings = { name: 'settings.py', data: 'CLASSES = {}\nPRODUCTIONS = []\n' };
+
+beforeAll(async () => {
+  home = tempDir('conveyor-texts-');
+  server = await startServerProcess(home.path, [], { CONVEYOR_ADMIN_PASSWORD: 'pw' });
+});
+
+afterAll(async () => {
+  await server?.kill();
+  home?.remove();
+});
+
+function expectPrivate(reply: HttpReply): void {
+  expect(reply.text).not.toContain(home.path);
+  expect(reply.text).not.toMatch(/\n\s+at |Traceback/);
+}
+
+describe('error replies', () => {
+  it('a spec-route failure starts with ERROR and the stable code, and keeps the code', async () => {
+    const reply = await server.local('GET', '/api/iop/export?production=No.Such.Production');
+    expect(reply.status).toBe(500);
+    expect(reply.json).toEqual({ error: expect.stringMatching(/^ERROR #PRODUCTION_NOT_FOUND: .*No\.Such\.Production/), code: 'ERR_PRODUCTION_NOT_FOUND' });
+  });
+
+  it('a file name too long for the file system is refused without the server path', async () => {
+    const reply = await server.local('PUT', '/api/iop/migrate', { package: 'long', body: [settings, { name: `${'x'.repeat(300)}.py`, data: '' }] });
+    expect(reply.status).toBe(500);
+    expect(reply.json).toEqual({ error: "ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG: name too long (open)", code: 'ERR_INVALID_INPUT' });
+    expectPrivate(reply);
+  });
+
+  it('a remote_folder too long, or that is a file, is refused without the server path', async () => {
+    const long = await server.local('PUT', '/api/iop/migrate', { package: 'p', remote_folder: `${home.path}/${'q'.repeat(300)}`, body: [settings] });
+    expect((long.json as { error: string }).error).toMatch(/^ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG/);
+    expectPrivate(long);
+    const file = await server.local('PUT', '/api/iop/migrate', { package: 'p', remote_folder: `${home.path}/conveyor.db`, body: [settings] });
+    expect(file.status).toBe(500);
+    expect((file.json as { error: string }).error).toMatch(/^ERROR #[A-Z_]+: .*EEXIST|ENOTDIR/);
+    expectPrivate(file);
+  });
+
+  it('a path segment longer than the router accepts is a JSON error like the others', async () => {
+    const reply = await server.local('GET', `/api/atelier/v1/USER/doc/${'A'.repeat(300)}.cls`);
+    expect(reply.status).toBe(414);
+    expect(reply.json).toEqual({ error: 'ERROR #INVALID_INPUT: A name in the URL path is longer than this server accepts', code: 'ERR_INVALID_INPUT' });
+  });
+});
