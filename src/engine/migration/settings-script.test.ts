@@ -57,6 +57,13 @@ raise ValueError('bad settings')
     expect(failure.traceback).toContain('ValueError: bad settings');
   });
 
+  it('names what a file that exits raised, rather than an empty message', async () => {
+    const path = settingsFile('import sys\nsys.exit(3)\n');
+    const error = await runSettingsScript(path, defaultInterpreter(), 60_000).catch((e: unknown) => e);
+    expect(isConveyorError(error, 'ERR_MIGRATION')).toBe(true);
+    expect((error as Error).message).toBe(`${path}: SystemExit: 3 (at settings.py:2 in <module>)`);
+  });
+
   it('ends the worker of a file whose loading never finishes', async () => {
     const pidFile = join(mkdtempSync(join(tmpdir(), 'conveyor-settings-pid-')), 'pid');
     const path = settingsFile(`import os

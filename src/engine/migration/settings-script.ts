@@ -6,7 +6,7 @@
  */
 import type { ComponentKind, DeclaredSetting } from '../../core/components.ts';
 import { ConveyorError, errorText, isConveyorError } from '../../core/errors.ts';
-import { PythonError } from '../../bridge/index.ts';
+import { describeFailure, PythonError, type PythonFailure } from '../../bridge/index.ts';
 import { runInFreshWorker } from '../../bridge/task-workers.ts';
 
 export interface ScriptBinding {
@@ -63,8 +63,13 @@ export async function runSettingsScript(settingsPath: string, interpreter: strin
   } catch (error) {
     throw migrationError(settingsPath, timeoutMs, error);
   }
-  if (answer.t === 'failure') throw new PythonError('ERR_MIGRATION', `${settingsPath}: ${answer.failure.message}`, answer.failure);
+  if (answer.t === 'failure') throw new PythonError('ERR_MIGRATION', `${settingsPath}: ${failureText(answer.failure)}`, answer.failure);
   return answer.value as ScriptDocument;
+}
+
+/** The loader's own errors (EntryError) are sentences already; anything else (SystemExit, …) is named by its type. */
+function failureText(failure: PythonFailure): string {
+  return failure.type === 'EntryError' ? failure.message : describeFailure(failure);
 }
 
 function migrationError(settingsPath: string, timeoutMs: number, error: unknown): ConveyorError {
