@@ -26,9 +26,6 @@ import type {
 } from './namespace-operations.ts';
 import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
 
-/** The pseudo-item that sends the test endpoint's requests, named as IRIS names its testing service. */
-export const testingService = 'EnsLib.Testing.Service';
-
 export class NamespaceHandle implements NamespaceOperations {
   readonly components: ComponentOperations;
   readonly log: LogOperations;
