@@ -80,13 +80,19 @@ export function registerSpecRoutes(root: FastifyInstance, engine: EngineApi, opt
 
   serve(scope, catalog, spec.test, async (request) => {
     const namespace = await requestNamespace(request, engine);
-    const { target, classname, body, restart } = request.body;
+    const { target, classname, body, restart, timeout } = request.body;
     if (target === '') throw new ConveyorError('ERR_INVALID_INPUT', 'target is required: the config name of the item to call');
     const chosenClass = given(classname);
     // The body: a JSON object or a text, default `{}`. A text is passed as is: the engine reads it as
     // JSON for Python classes and as the StringValue of string messages (`-B hello`).
     const message = body === undefined || body === null || body === '' ? {} : body;
-    const result = await engine.test(namespace, { target, ...(chosenClass ? { classname: chosenClass } : {}), body: message, restart: restart ?? true });
+    const result = await engine.test(namespace, {
+      target,
+      ...(chosenClass ? { classname: chosenClass } : {}),
+      body: message,
+      restart: restart ?? true,
+      ...(typeof timeout === 'number' ? { timeoutMs: timeout * 1000 } : {}),
+    });
     return testReply(result.classname, result.body);
   });
 }

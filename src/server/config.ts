@@ -31,6 +31,8 @@ export interface ServerConfig {
   leaseMs: number;
   /** Install and start the example production on a fresh home. */
   example: boolean;
+  /** SIGTERM/SIGINT: the longest clean shutdown; past it every process the server started is killed. */
+  shutdownTimeoutMs: number;
   /** PEM certificate (chain) and private key: with both, the TCP port speaks HTTPS only. Empty: plain HTTP. */
   tlsCert: string;
   tlsKey: string;
@@ -65,6 +67,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'>
   drainTimeoutMs: 'number',
   leaseMs: 'number',
   example: 'boolean',
+  shutdownTimeoutMs: 'number',
   tlsCert: 'string',
   tlsKey: 'string',
   loginFailuresPerUser: 'number',
@@ -89,6 +92,7 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   maxTop: 'CONVEYOR_MAX_TOP',
   allowedRoots: 'CONVEYOR_ALLOWED_ROOTS',
   leaseMs: 'CONVEYOR_LEASE_MS',
+  shutdownTimeoutMs: 'CONVEYOR_SHUTDOWN_TIMEOUT_MS',
   tlsCert: 'CONVEYOR_TLS_CERT',
   tlsKey: 'CONVEYOR_TLS_KEY',
 };
@@ -124,6 +128,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     drainTimeoutMs: 10_000,
     leaseMs: 30_000,
     example: false,
+    shutdownTimeoutMs: 20_000,
     tlsCert: '',
     tlsKey: '',
     loginFailuresPerUser: 5,
@@ -152,6 +157,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     if (value !== undefined && value !== '') target[key] = coerce(key as keyof ServerConfig, value, variable);
   }
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
+  if (!(config.shutdownTimeoutMs > 0)) {
+    throw new ConveyorError('ERR_CONFIG', `shutdownTimeoutMs must be a number of milliseconds above 0, got ${config.shutdownTimeoutMs}`);
+  }
   if (config.durability !== 'full' && config.durability !== 'normal') {
     throw new ConveyorError('ERR_CONFIG', `durability must be full or normal, got ${config.durability}`);
   }

@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { errorText, isConveyorError } from '../core/errors.ts';
+import { killChildProcesses } from './child-processes.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
 import { startServer } from './server.ts';
@@ -20,6 +21,7 @@ interface ServeFlags {
   example?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  shutdownTimeout?: string;
 }
 
 function configOf(flags: ServeFlags) {
@@ -33,6 +35,7 @@ function configOf(flags: ServeFlags) {
     ...(flags.example ? { example: true } : {}),
     ...(flags.tlsCert ? { tlsCert: resolve(flags.tlsCert) } : {}),
     ...(flags.tlsKey ? { tlsKey: resolve(flags.tlsKey) } : {}),
+    ...(flags.shutdownTimeout ? { shutdownTimeoutMs: Number(flags.shutdownTimeout) } : {}),
   };
   return loadConfig(overrides);
 }
@@ -49,13 +52,32 @@ async function serve(flags: ServeFlags): Promise<void> {
     if (closing) return;
     closing = true;
     say(`${signal} received: stopping productions and closing`);
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        process.stderr.write(`Error while closing: ${errorText(error)}\n`);
-        process.exit(1);
-      },
-    );
+    const limit = config.shutdownTimeoutMs;
+    // Whatever user code is doing, the server and every process it started end within the limit.
+    const hardStop = setTimeout(() => {
+      process.stderr.write(`Shutdown did not finish within ${limit} ms: killing the worker processes and exiting\n`);
+      killChildProcesses();
+      process.exit(1);
+    }, limit);
+    // The productions get most of the time (a stop that runs out escalates to a kill); closing the
+    // store and the listeners gets the rest.
+    const reserve = Math.min(3_000, limit / 4);
+    server.engine
+      .close(limit - reserve)
+      .catch((error: unknown) => process.stderr.write(`Error while stopping productions: ${errorText(error)}\n`))
+      .then(() => server.close())
+      .then(
+        () => {
+          clearTimeout(hardStop);
+          killChildProcesses();
+          process.exit(0);
+        },
+        (error: unknown) => {
+          process.stderr.write(`Error while closing: ${errorText(error)}\n`);
+          killChildProcesses();
+          process.exit(1);
+        },
+      );
   };
   if (config.tlsCert) {
     // A renewed certificate is picked up by new connections; open ones keep theirs.
@@ -83,6 +105,7 @@ program
   .option('--example', 'install the example production on a fresh home and start it')
   .option('--tls-cert <file>', 'PEM certificate: with --tls-key the TCP port speaks HTTPS only')
   .option('--tls-key <file>', 'PEM private key of --tls-cert')
+  .option('--shutdown-timeout <ms>', 'longest clean shutdown on SIGTERM/SIGINT; past it every process the server started is killed (default 20000)')
   .action(async (flags: ServeFlags) => {
     try {
       await serve(flags);

@@ -142,6 +142,11 @@ export const test = route({
     classname: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Python message class `module.Class`; omitted: an empty Ens.Request' })),
     body: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'Message body, a JSON object or JSON text (default {})' })),
     restart: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Restart only the target item first (default true)' })),
+    timeout: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+        description: 'Beyond the spec: seconds to wait for the reply (default 300); past it the call fails and the stuck item goes to error',
+      }),
+    ),
   }),
   replies: ok(
     "The target's response; body cut at 1,000,000 characters. An item that answers nothing gives classname '' and body ''",
