@@ -10,7 +10,7 @@ import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { EngineApi } from '../engine/engine-api.ts';
 import type { ResolvedApiOptions } from './options.ts';
-import { checkFiles, checkPackageName, checkRelativeName, replacePackage, resolveTargetFolder } from './package-upload.ts';
+import { checkFiles, checkPackageName, checkRelativeName, resolveTargetFolder } from './package-upload.ts';
 import { requestNamespace } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
@@ -38,7 +38,8 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineApi, o
       });
     }
     const folder = await resolveTargetFolder(given(body.remote_folder), options.packagesDir(namespace), options.allowedRoots);
-    const report = await replacePackage(folder, packageName, files, (packageDir) => engine.migrate(namespace, `${packageDir}/${settingsFile}`));
+    // Staged, validated, then switched in: all or nothing across kill -9 (src/engine/migration/package-swap.ts).
+    const report = await engine.migratePackage(namespace, { folder, packageName, files, settingsFile });
     request.log.info({ namespace, package: packageName, folder, files: files.length, output: report.output }, 'package migrated');
     return reply.code(200).type('application/json; charset=utf-8').send('');
   });

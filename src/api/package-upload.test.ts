@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkFiles, checkRelativeName, replacePackage, resolveTargetFolder } from './package-upload.ts';
+import { checkFiles, checkRelativeName, resolveTargetFolder } from './package-upload.ts';
 
 let root: string;
 beforeEach(async () => {
@@ -42,26 +42,7 @@ describe('resolveTargetFolder', () => {
   });
 });
 
-describe('replacePackage', () => {
-  it('runs uploads of one package one after the other, the last one winning', async () => {
-    const order: string[] = [];
-    const upload = (tag: string) =>
-      replacePackage(root, 'pkg', [{ name: 'v.txt', data: tag }], async (dir) => {
-        order.push(`${tag}:${await readFile(join(dir, 'v.txt'), 'utf8')}`);
-      });
-    await Promise.all([upload('one'), upload('two'), upload('three')]);
-    expect(order).toEqual(['one:one', 'two:two', 'three:three']);
-    expect(await readFile(join(root, 'pkg', 'v.txt'), 'utf8')).toBe('three');
-    expect(await readdir(root)).toEqual(['pkg']);
-  });
-
-  it('a write that fails leaves nothing behind', async () => {
-    // checkFiles refuses this upfront; replacePackage must still clean up when the disk refuses.
-    await expect(replacePackage(root, 'pkg', [{ name: 'a', data: '' }, { name: 'a/b.py', data: '' }], async () => undefined)).rejects.toThrow();
-    expect(await readdir(root)).toEqual([]);
-  });
-});
-
+// Writing, validating and switching a package in: src/engine/migration/package-swap.test.ts.
 describe('checkFiles', () => {
   it('refuses a name that is both a file and a folder', () => {
     expect(() => checkFiles([{ name: 'a', data: '' }, { name: 'a/b/c.py', data: '' }])).toThrow('"a" is both a file and the folder of "a/b/c.py"');

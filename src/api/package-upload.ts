@@ -1,18 +1,12 @@
 /**
- * Writing an uploaded package (`PUT /migrate`) safely. Every name is checked before anything is
- * written; the files go to a fresh staging folder beside the package, which then takes the old
- * package's place by two renames. If writing or the migration fails, the previous package is put back,
- * so a failed upload never leaves a half-written package behind.
+ * Checking an uploaded package (`PUT /migrate`) before anything is written: the package name, every
+ * file name, and the folder it goes into. Writing it, validating it and switching it in, all or
+ * nothing across kill -9, is the engine's (src/engine/migration/package-swap.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConveyorError } from '../core/errors.ts';
-
-export interface PackageFile {
-  name: string;
-  data: string;
-}
+import type { PackageFile } from '../engine/migration/package-swap.ts';
 
 function unsafe(message: string, hint?: string): ConveyorError {
   return new ConveyorError('ERR_UNSAFE_PATH', message, hint === undefined ? {} : { hint });
@@ -101,72 +95,4 @@ export async function resolveTargetFolder(remoteFolder: string | undefined, defa
   }
   await mkdir(folder, { recursive: true });
   return folder;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-
-async function writeStaged(staging: string, files: PackageFile[]): Promise<void> {
-  const realStaging = await realpath(staging);
-  for (const file of files) {
-    const destination = join(staging, ...file.name.split('/'));
-    await mkdir(dirname(destination), { recursive: true });
-    // Defence in depth: the staging folder is fresh, so no link can lead out of it; check anyway.
-    if (!inside(realStaging, await realpath(dirname(destination)))) throw unsafe(`The file name ${JSON.stringify(file.name)} leads outside the package through a link`);
-    await writeFile(destination, file.data, { encoding: 'utf8', flag: 'wx' });
-  }
-}
-
-const locks = new Map<string, Promise<unknown>>();
-
-/** Runs uploads of the same package folder one after the other. */
-function serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.catch(() => undefined);
-  locks.set(key, settled);
-  void settled.then(() => {
-    if (locks.get(key) === settled) locks.delete(key);
-  });
-  return next;
-}
-
-/**
- * Replaces `<folder>/<packageName>` with the files, then runs `afterSwap` on the new folder (the
- * migration). On any failure the previous package is restored and the error rethrown.
- */
-export function replacePackage<T>(folder: string, packageName: string, files: PackageFile[], afterSwap: (packageDir: string) => Promise<T>): Promise<T> {
-  checkPackageName(packageName);
-  const packageDir = join(folder, packageName);
-  return serialized(packageDir, async () => {
-    const staging = await mkdtemp(join(folder, `.${packageName}.upload-`));
-    try {
-      await writeStaged(staging, files);
-    } catch (error) {
-      await rm(staging, { recursive: true, force: true });
-      throw error;
-    }
-    const tag = randomBytes(6).toString('hex');
-    const previous = (await exists(packageDir)) ? join(folder, `.${packageName}.previous-${tag}`) : null;
-    if (previous) await rename(packageDir, previous);
-    await rename(staging, packageDir);
-    try {
-      const result = await afterSwap(packageDir);
-      if (previous) await rm(previous, { recursive: true, force: true });
-      return result;
-    } catch (error) {
-      const failed = join(folder, `.${packageName}.failed-${tag}`);
-      await rename(packageDir, failed);
-      if (previous) await rename(previous, packageDir);
-      await rm(failed, { recursive: true, force: true });
-      throw error;
-    }
-  });
 }

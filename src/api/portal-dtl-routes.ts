@@ -136,7 +136,7 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: PortalEng
   serve(scope, catalog, dtlRoutes.importLookups, async (request) => {
     const [dtl, ns] = await context(request);
     const tables = parseLookupTableXml(request.body.xml, 'lookup table import');
-    for (const [table, entries] of Object.entries(tables)) await dtl.putLookup(ns, table, entries);
+    await dtl.putLookups(ns, tables);
     return { tables: Object.keys(tables), entries: Object.values(tables).reduce((sum, entries) => sum + Object.keys(entries).length, 0) };
   });
 

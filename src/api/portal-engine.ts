@@ -57,6 +57,8 @@ export interface DtlService {
   /** ERR_LOOKUP_NOT_FOUND when absent. */
   getLookup(namespace: string, table: string): Promise<Record<string, string>>;
   putLookup(namespace: string, table: string, entries: Record<string, string>): Promise<void>;
+  /** Replaces each of these tables, all in one transaction. */
+  putLookups(namespace: string, tables: Record<string, Record<string, string>>): Promise<void>;
   deleteLookup(namespace: string, table: string): Promise<void>;
 }
 

@@ -73,6 +73,9 @@ class PortalFakeEngine extends FakeEngine {
       return found;
     },
     putLookup: async (_ns, table, entries) => void this.lookups.set(table, entries),
+    putLookups: async (_ns, tables) => {
+      for (const [table, entries] of Object.entries(tables)) this.lookups.set(table, entries);
+    },
     deleteLookup: async (_ns, table) => void this.lookups.delete(table),
   };
 }
