@@ -148,6 +148,12 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
   for (const role of ['viewer', 'operator'] as const) {
     if (!roleAtLeast(role, route.role)) add('role', `a ${role} on a route for ${route.role}s`, 'forbidden', { identity: role });
   }
+  // The document lists each route once; the server answers it under {prefix}/v1 as well (info.description).
+  const alias = /^\/api\/iop\//.test(basePath) ? basePath.replace(/^\/api\/iop\//, '/api/iop/v1/') : undefined;
+  if (alias) {
+    add('credentials', 'the /v1 alias without an Authorization header', 'unauthenticated', { identity: 'none', path: alias });
+    if (!roleAtLeast('viewer', route.role)) add('role', `a viewer on the /v1 alias of a route for ${route.role}s`, 'forbidden', { identity: 'viewer', path: alias });
+  }
 
   if (route.body && baseBody !== undefined) {
     add('malformed body', 'a truncated JSON body', 'not-json', { body: baseBody.slice(0, Math.max(1, Math.floor(baseBody.length / 2))) });
