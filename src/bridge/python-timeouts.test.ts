@@ -68,11 +68,11 @@ describe('python bridge timeouts', () => {
   it('does not count the time the engine spends on a synchronous send of the hook', async () => {
     const slowEcho = async (body: Parameters<TestCall['sendSync']>[1]) => {
       // Longer than the hook's whole budget: only Python time counts.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
       const request = JSON.parse(body.data) as { integer: number; string: string };
       return json('message.SimpleMessage', { integer: request.integer + 1, string: 'slowly' });
     };
-    const forwarding = create('ForwardingOperation', { callMs: 500 });
+    const forwarding = create('ForwardingOperation', { callMs: 800 });
     await forwarding.init(new TestContext('Forward', 'operation'));
     const reply = await forwarding.onMessage(json('message.SimpleMessage', { integer: 1, string: 'x' }), new TestCall({ Echo: slowEcho }));
     expect(JSON.parse(reply!.data)).toEqual({ integer: 2, string: 'slowly' });

@@ -34,11 +34,11 @@ seen = math.floor(2.5)`;
   });
 
   it('ends an action that never finishes, and the next action runs in a fresh worker', async () => {
-    const run = pythonRunner(undefined, { timeoutMs: 500, onOutput: () => undefined });
+    const run = pythonRunner(undefined, { timeoutMs: 1000, onOutput: () => undefined });
     const before = await run(request('eval', pid));
     const error = await run(request('exec', 'while True:\n    pass')).catch((e: unknown) => e);
     expect(isConveyorError(error, 'ERR_TIMEOUT')).toBe(true);
-    expect((error as Error).message).toBe(`The Python worker ${String(before.value)} did not run the Python of a DTL action within 500 ms; it was ended`);
+    expect((error as Error).message).toBe(`The Python worker ${String(before.value)} did not run the Python of a DTL action within 1000 ms; it was ended`);
     const after = await run(request('eval', pid));
     expect(after.value).not.toBe(before.value);
   });
