@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConveyorError } from '../core/errors.ts';
+import { testBody } from '../client/api-client.ts';
 import { effectiveDefault, type CommandContext } from './context.ts';
 import { formatList, formatStatus, formatTestReply, toCliExport, toJson } from './output-format.ts';
 
@@ -65,7 +66,7 @@ export async function testAction({ command, client, io }: CommandContext): Promi
   const reply = await client.test({
     target: command.value,
     ...(command.classname ? { classname: command.classname } : {}),
-    ...(body === undefined ? {} : { body }),
+    ...(body === undefined ? {} : { body: testBody(body) }),
     restart: true,
   });
   io.out(formatTestReply(reply));

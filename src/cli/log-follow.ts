@@ -4,7 +4,7 @@
  * production that the command started.
  */
 import type { ConveyorClient } from '../client/api-client.ts';
-import type { LogEntryWire } from '../client/wire-types.ts';
+import type { LogEntryWire } from '../client/replies.ts';
 import { effectiveDefault, type CliIo, type CommandContext } from './context.ts';
 import { formatLogLine, useColour } from './output-format.ts';
 

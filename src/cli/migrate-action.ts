@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConveyorError, isConveyorError } from '../core/errors.ts';
-import type { MigrateReport } from '../client/wire-types.ts';
+import type { MigrateReport } from '../client/replies.ts';
 import type { CommandContext } from './context.ts';
 import { collectPackageFiles } from './package-files.ts';
 import { readRemoteSettings } from './remote-settings.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExportedProduction, LogEntryWire } from '../client/wire-types.ts';
+import type { ExportedProduction, LogEntryWire } from '../client/replies.ts';
 import { formatList, formatLogLine, formatStatus, formatTestReply, toCliExport, toJson, useColour, withFraction } from './output-format.ts';
 
 describe('toJson', () => {

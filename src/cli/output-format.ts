@@ -3,7 +3,7 @@
  * AutoStart and fractional-second times, status as {"Production", "Status"}, the export in its
  * `{"Production": {...}}` string form, log lines and the test reply.
  */
-import type { ExportedItem, ExportedProduction, LogEntryWire, ProductionList, TestReply } from '../client/wire-types.ts';
+import type { ExportedItem, ExportedProduction, LogEntryWire, ProductionList, TestReply } from '../client/replies.ts';
 
 /** `json.dumps(value, indent=4)`. */
 export function toJson(value: unknown): string {

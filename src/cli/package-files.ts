@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDecoder } from 'node:util';
-import type { PackageFile } from '../client/wire-types.ts';
+import type { PackageFile } from '../client/replies.ts';
 
 /** Folder names never uploaded. A folder holding `pyvenv.cfg` (a virtual environment) is skipped too. */
 export const excludedFolders = new Set(['__pycache__', '.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);

@@ -3,24 +3,13 @@
  * beyond the spec the CLI needs). One client, any transport: the CLI's remote and local modes differ
  * only in the transport they hand it. Every failure is a ConveyorError whose message a person can act on.
  */
+import * as documents from '../core/contract/document-routes.ts';
+import { importSchema } from '../core/contract/dtl-routes.ts';
+import type { BodyOf, ParamsOf, QueryOf, ReplyOf, RouteContract } from '../core/contract/route.ts';
+import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
-import type { HttpMethod, HttpResponse, Transport } from './transport.ts';
-import type {
-  CompileReply,
-  DefaultReply,
-  ExportedProduction,
-  LifecycleReply,
-  LogEntryWire,
-  MigrateReport,
-  MigrateUpload,
-  ProductionList,
-  SchemaImport,
-  StartReply,
-  StatusReply,
-  TestCall,
-  TestReply,
-  VersionReply,
-} from './wire-types.ts';
+import type { CompileReply, ExportedProduction, LifecycleReply, LogEntryWire, MigrateReport, MigrateUpload, ProductionList, SchemaImport, StartReply, StatusReply, TestCall, TestReply, VersionReply } from './replies.ts';
+import type { HttpResponse, Transport } from './transport.ts';
 
 export const defaultApiPrefix = '/api/iop';
 export const defaultDocsPrefix = '/api/atelier/v1';
@@ -34,16 +23,30 @@ export interface ClientOptions {
 }
 
 interface CallOptions {
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
   timeoutMs?: number;
   onUploadProgress?: (sent: number, total: number) => void;
 }
+
+type WithoutNamespace<T> = T extends object ? Omit<T, 'namespace'> : T;
+
+/** What a call of a declared route carries: its path parameters, query and body, as declared. */
+export type RouteInput<C extends RouteContract> = CallOptions & {
+  params?: ParamsOf<C>;
+  query?: Partial<WithoutNamespace<QueryOf<C>>>;
+  body?: WithoutNamespace<BodyOf<C>>;
+};
 
 // Timeouts as the IoP client uses them: plain calls 30 s, compile 120 s; uploads get more room.
 const callTimeoutMs = 30_000;
 const slowCallTimeoutMs = 120_000;
 const uploadTimeoutMs = 600_000;
+
+/** The class-document routes live under their own prefix. */
+const documentRoutes = new Set<RouteContract>([documents.putDocument, documents.getDocument, documents.compileDocuments]);
+
+function declaresField(schema: unknown, field: string): boolean {
+  return typeof schema === 'object' && schema !== null && 'properties' in schema && typeof schema.properties === 'object' && schema.properties !== null && field in schema.properties;
+}
 
 export class ConveyorClient {
   readonly namespace: string;
@@ -59,70 +62,106 @@ export class ConveyorClient {
     this.docsPrefix = trimSlash(options.docsPrefix ?? defaultDocsPrefix);
   }
 
+  /** The same client on another namespace (the portal's namespace switch). */
+  withNamespace(namespace: string): ConveyorClient {
+    return new ConveyorClient(this.transport, { namespace, apiPrefix: this.apiPrefix, docsPrefix: this.docsPrefix });
+  }
+
+  /**
+   * Calls a declared route: the path parameters fill the path, the namespace goes in the query and,
+   * on POST and PUT, in the body (the server reads the body first, spec rule 3). The reply is typed
+   * by the declaration.
+   */
+  async call<C extends RouteContract>(route: C, input: RouteInput<C> = {}): Promise<ReplyOf<C>> {
+    const prefix = documentRoutes.has(route) ? this.docsPrefix : this.apiPrefix;
+    const params: Record<string, unknown> = { ...input.params };
+    const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => encodeURIComponent(String(params[name] ?? '')));
+    const query: Record<string, unknown> = { ...(declaresField(route.querystring, 'namespace') ? { namespace: this.namespace } : {}), ...input.query };
+    const body: unknown = isPlainObject(input.body) && declaresField(route.body, 'namespace') ? { namespace: this.namespace, ...input.body } : input.body;
+    const method = route.method;
+    const url = prefix + path + queryString(query);
+    const response = await this.transport.request({
+      method,
+      path: url,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: input.timeoutMs ?? callTimeoutMs,
+      onUploadProgress: input.onUploadProgress,
+    });
+    if (response.status < 200 || response.status >= 300) throw httpFailure(method, prefix + path, response, this.transport);
+    const reply = parseJson(response, method, prefix + path, this.transport.target);
+    // IoP servers may answer 2xx with {"error": ...}; it is a failure all the same.
+    if (isPlainObject(reply) && typeof reply.error === 'string' && reply.error !== '') {
+      throw new ConveyorError('ERR_SERVER', reply.error);
+    }
+    // The reply is what the declaration says (a Conveyor server serializes it so); IoP servers answer
+    // the spec routes in shapes the tolerant types of replies.ts cover.
+    return reply as ReplyOf<C>;
+  }
+
   version(): Promise<VersionReply> {
-    return this.api('GET', '/version');
+    return this.call(spec.version);
   }
 
   status(): Promise<StatusReply> {
-    return this.api('GET', '/status');
+    return this.call(spec.status);
   }
 
   start(production?: string): Promise<StartReply> {
-    return this.api('POST', '/start', { body: production ? { production } : {}, timeoutMs: slowCallTimeoutMs });
+    return this.call(spec.start, { body: production ? { production } : {}, timeoutMs: slowCallTimeoutMs });
   }
 
   stop(): Promise<LifecycleReply> {
-    return this.api('POST', '/stop', { body: {}, timeoutMs: slowCallTimeoutMs });
+    return this.call(spec.stop, { body: {}, timeoutMs: slowCallTimeoutMs });
   }
 
   kill(): Promise<LifecycleReply> {
-    return this.api('POST', '/kill', { body: {} });
+    return this.call(spec.kill, { body: {} });
   }
 
   restart(): Promise<LifecycleReply> {
-    return this.api('POST', '/restart', { body: {}, timeoutMs: slowCallTimeoutMs });
+    return this.call(spec.restart, { body: {}, timeoutMs: slowCallTimeoutMs });
   }
 
   update(): Promise<LifecycleReply> {
-    return this.api('POST', '/update', { body: {}, timeoutMs: slowCallTimeoutMs });
+    return this.call(spec.update, { body: {}, timeoutMs: slowCallTimeoutMs });
   }
 
-  list(): Promise<ProductionList> {
-    return this.api('GET', '/list');
+  async list(): Promise<ProductionList> {
+    return this.call(spec.list);
   }
 
   /** The namespace's default production, '' when none is set. */
   async getDefault(timeoutMs?: number): Promise<string> {
-    const reply = await this.api<DefaultReply>('GET', '/default', { timeoutMs });
-    return typeof reply?.production === 'string' ? reply.production : '';
+    const reply: unknown = await this.call(spec.getDefault, { timeoutMs });
+    return isPlainObject(reply) && typeof reply.production === 'string' ? reply.production : '';
   }
 
   async setDefault(production: string): Promise<void> {
-    await this.api<DefaultReply>('PUT', '/default', { body: { production } });
+    await this.call(spec.setDefault, { body: { production } });
   }
 
   /** The `top` most recent entries, newest first (the server's order). */
   async logTop(top: number): Promise<LogEntryWire[]> {
-    return asArray(await this.api<LogEntryWire[]>('GET', '/log', { query: { top } }));
+    return asArray(await this.call(spec.log, { query: { top } }));
   }
 
   /** Entries with an id greater than `sinceId`, oldest first: for polling. */
   async logSince(sinceId: number): Promise<LogEntryWire[]> {
-    return asArray(await this.api<LogEntryWire[]>('GET', '/log', { query: { since_id: sinceId } }));
+    return asArray(await this.call(spec.log, { query: { since_id: sinceId } }));
   }
 
   exportProduction(production?: string): Promise<ExportedProduction> {
-    return this.api('GET', '/export', { query: { production: production || undefined } });
+    return this.call(spec.exportProduction, { query: production ? { production } : {} });
   }
 
   test(call: TestCall): Promise<TestReply> {
-    return this.api('POST', '/test', { body: call, timeoutMs: slowCallTimeoutMs });
+    return this.call(spec.test, { body: call, timeoutMs: slowCallTimeoutMs });
   }
 
   /** Uploads a package and runs its settings migration (spec `PUT /migrate`). */
   async migrate(upload: MigrateUpload, onUploadProgress?: (sent: number, total: number) => void): Promise<MigrateReport> {
-    const reply = await this.api<MigrateReport | undefined>('PUT', '/migrate', { body: upload, timeoutMs: uploadTimeoutMs, onUploadProgress });
-    return reply ?? {};
+    const reply: unknown = await this.call(spec.migrate, { body: upload, timeoutMs: uploadTimeoutMs, onUploadProgress });
+    return migrateReport(reply);
   }
 
   /**
@@ -130,57 +169,69 @@ export class ConveyorClient {
    * (`PUT /migrate` with `local_path`; a server accepts it only over its Unix socket).
    */
   async migrateLocal(settingsPath: string): Promise<MigrateReport> {
-    const reply = await this.api<MigrateReport | undefined>('PUT', '/migrate', { body: { local_path: settingsPath }, timeoutMs: uploadTimeoutMs });
-    return reply ?? {};
+    const reply: unknown = await this.call(spec.migrate, { body: { local_path: settingsPath }, timeoutMs: uploadTimeoutMs });
+    return migrateReport(reply);
   }
 
   /** Stores one class document (Atelier `PUT {docs}/{namespace}/doc/{name}`). */
   async putClassDocument(name: string, lines: string[]): Promise<void> {
-    const path = `${this.docsPrefix}/${encodeURIComponent(this.namespace)}/doc/${encodeURIComponent(name)}`;
-    await this.call('PUT', path, { query: { ignoreConflict: 1 }, body: { enc: false, content: lines } });
+    await this.call(documents.putDocument, { params: { namespace: this.namespace, name }, query: { ignoreConflict: '1' }, body: { enc: false, content: lines } });
   }
 
   /** Compiles stored class documents in one call (Atelier `POST {docs}/{namespace}/action/compile`). */
   async compileClassDocuments(names: string[]): Promise<CompileReply> {
-    const path = `${this.docsPrefix}/${encodeURIComponent(this.namespace)}/action/compile`;
-    const reply = await this.call<CompileReply | undefined>('POST', path, { query: { flags: 'cuk' }, body: names, timeoutMs: slowCallTimeoutMs });
+    const reply: CompileReply | undefined = await this.call(documents.compileDocuments, { params: { namespace: this.namespace }, query: { flags: 'cuk' }, body: names, timeoutMs: slowCallTimeoutMs });
     return reply ?? {};
   }
 
   /** Beyond the spec: registers a JSON schema for DTL under a package and a name. */
   async importSchema(schema: SchemaImport): Promise<void> {
-    await this.api('POST', '/schemas/import', { body: schema });
+    await this.call(importSchema, { body: schema });
   }
+}
 
-  private api<T>(method: HttpMethod, route: string, options: CallOptions = {}): Promise<T> {
-    const query = { namespace: this.namespace, ...options.query };
-    // POST and PUT also carry the namespace in the body: the server reads the body first (spec rule 3).
-    const body = isPlainObject(options.body) ? { namespace: this.namespace, ...options.body } : options.body;
-    return this.call<T>(method, this.apiPrefix + route, { ...options, query, body });
-  }
+/** The `POST /test` body as the CLI read it (`-B`): a JSON object or a text; anything else is refused here. */
+export function testBody(value: unknown): TestCall['body'] {
+  if (value === undefined || value === null || typeof value === 'string') return value;
+  if (isPlainObject(value)) return value;
+  throw new ConveyorError('ERR_INVALID_INPUT', `The test body must be a JSON object or a text, not ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}`);
+}
 
-  private async call<T>(method: HttpMethod, path: string, options: CallOptions): Promise<T> {
-    const url = path + queryString(options.query);
-    const response = await this.transport.request({
-      method,
-      path: url,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      timeoutMs: options.timeoutMs ?? callTimeoutMs,
-      onUploadProgress: options.onUploadProgress,
-    });
-    if (response.status < 200 || response.status >= 300) throw httpFailure(method, path, response, this.transport);
-    const reply = parseJson(response, method, path, this.transport.target);
-    // IoP servers may answer 2xx with {"error": ...}; it is a failure all the same.
-    if (isPlainObject(reply) && typeof reply.error === 'string' && reply.error !== '') {
-      throw new ConveyorError('ERR_SERVER', reply.error);
-    }
-    return reply as T;
+function migrateReport(reply: unknown): MigrateReport {
+  if (isPlainObject(reply) && Array.isArray(reply.output)) return { output: reply.output.map(String) };
+  return {};
+}
+
+/** What a failed reply said, kept on the error (`details`) for callers that react to it (the portal). */
+export interface HttpFailureDetails {
+  status: number;
+  /** The server's error code (`ERR_…`) when it is a Conveyor server, else ''. */
+  code: string;
+  /** The server's `details` (e.g. the diagnostics of a refused transform). */
+  details?: unknown;
+}
+
+function serverFailure(response: HttpResponse): { code: string; details?: unknown } {
+  try {
+    const parsed: unknown = JSON.parse(response.text);
+    if (isPlainObject(parsed)) return { code: typeof parsed.code === 'string' ? parsed.code : '', ...('details' in parsed ? { details: parsed.details } : {}) };
+  } catch {
+    // Not JSON: no code.
   }
+  return { code: '' };
+}
+
+/** The HTTP status and server code of a failed call, when the error is one. */
+export function failureOf(error: unknown): HttpFailureDetails | undefined {
+  if (!(error instanceof ConveyorError) || !isPlainObject(error.details)) return undefined;
+  const { status, code, details } = error.details;
+  return typeof status === 'number' && typeof code === 'string' ? { status, code, details } : undefined;
 }
 
 /** Turns a non-2xx reply into an error that says what happened and what to do. */
 export function httpFailure(method: string, path: string, response: HttpResponse, transport: Transport): ConveyorError {
   const detail = errorDetail(response);
+  const details: HttpFailureDetails = { status: response.status, ...serverFailure(response) };
   const where = transport.target;
   switch (response.status) {
     case 401:
@@ -189,24 +240,26 @@ export function httpFailure(method: string, path: string, response: HttpResponse
         transport.user
           ? `The server at ${where} refused the credentials of user '${transport.user}' (HTTP 401)`
           : `The server at ${where} requires credentials and none were given (HTTP 401)`,
-        { hint: 'set CLI_USERNAME and CLI_PASSWORD, or username and password in REMOTE_SETTINGS' },
+        { hint: 'set CLI_USERNAME and CLI_PASSWORD, or username and password in REMOTE_SETTINGS', details },
       );
     case 403:
       return new ConveyorError('ERR_FORBIDDEN', `User '${transport.user}' may not call ${method} ${path} at ${where} (HTTP 403)${detail ? `: ${detail}` : ''}`, {
         hint: 'ask an administrator of the server for a user with the needed role',
+        details,
       });
-    case 404:
-      return new ConveyorError('ERR_SERVER', `The server at ${where} has no route ${method} ${path} (HTTP 404)${detail ? `: ${detail}` : ''}`, {
-        hint: 'check that the URL is the base address of a Conveyor server and that the server is up to date',
-      });
-    case 500:
-      if (detail) return new ConveyorError('ERR_SERVER', detail);
-      break;
     default:
       break;
   }
+  // A Conveyor server's own failure (a refused request, an unknown item, …) says itself what is wrong.
+  if ((details.code.startsWith('ERR_') || response.status === 500) && detail) return new ConveyorError('ERR_SERVER', detail, { details });
+  if (response.status === 404) {
+    return new ConveyorError('ERR_SERVER', `The server at ${where} has no route ${method} ${path} (HTTP 404)${detail ? `: ${detail}` : ''}`, {
+      hint: 'check that the URL is the base address of a Conveyor server and that the server is up to date',
+      details,
+    });
+  }
   const reason = response.statusText ? ` ${response.statusText}` : '';
-  return new ConveyorError('ERR_SERVER', `The server at ${where} answered ${method} ${path} with HTTP ${response.status}${reason}${detail ? `: ${detail}` : ''}`);
+  return new ConveyorError('ERR_SERVER', `The server at ${where} answered ${method} ${path} with HTTP ${response.status}${reason}${detail ? `: ${detail}` : ''}`, { details });
 }
 
 /** The error text of a failed reply: JSON `error`, else `message`, else the raw text. */
@@ -238,10 +291,9 @@ function parseJson(response: HttpResponse, method: string, path: string, target:
   }
 }
 
-function queryString(query: Record<string, string | number | undefined> | undefined): string {
-  if (!query) return '';
+function queryString(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
