@@ -5,6 +5,7 @@
  */
 import { ConveyorError } from '../core/errors.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
+import { lookupNameProblem } from './lookup-table-name.ts';
 import { readXml, type XmlElement } from './xml-reader.ts';
 
 export type LookupTables = Record<string, Record<string, string>>;
@@ -31,6 +32,8 @@ export function parseLookupTableXml(xml: string, document = 'lookup table'): Loo
     const table = entry.attributes.get('table')?.value;
     const key = entry.attributes.get('key')?.value;
     if (!table) fail(document, entry.pos, '<entry> needs a non-empty "table" attribute');
+    const problem = lookupNameProblem(table);
+    if (problem) fail(document, entry.attributes.get('table')?.pos ?? entry.pos, problem);
     if (key === undefined || key === '') fail(document, entry.pos, '<entry> needs a non-empty "key" attribute');
     (tables[table] ??= {})[key] = entry.text;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DtlSyntaxError } from './diagnostics.ts';
-import { readXml } from './xml-reader.ts';
+import { maxXmlChars, maxXmlDepth, readXml } from './xml-reader.ts';
 
 describe('readXml', () => {
   it('gives every element and attribute value its line and column', () => {
@@ -42,5 +42,25 @@ describe('readXml', () => {
 
   it('refuses a document without a root element', () => {
     expect(() => readXml('   ')).toThrow(DtlSyntaxError);
+  });
+
+  it('refuses XML nested deeper than the limit with a depth error at the element that goes too deep', () => {
+    const nested = (depth: number) => `${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`;
+    expect(() => readXml(nested(maxXmlDepth))).not.toThrow();
+    for (const depth of [maxXmlDepth + 1, 100_000]) {
+      try {
+        readXml(nested(depth));
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(DtlSyntaxError);
+        expect((error as DtlSyntaxError).message).toBe(`XML nested too deeply: more than ${maxXmlDepth} elements inside one another`);
+        expect((error as DtlSyntaxError).position).toEqual({ line: 1, column: 3 * maxXmlDepth + 1 });
+      }
+    }
+  });
+
+  it('refuses XML larger than the limit with a size error before parsing it', () => {
+    const huge = `<a>${' '.repeat(maxXmlChars)}</a>`;
+    expect(() => readXml(huge)).toThrow(`XML document too large: ${huge.length} characters, the limit is ${maxXmlChars}`);
   });
 });

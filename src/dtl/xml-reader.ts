@@ -2,6 +2,12 @@
  * Stage 1: XML text → a small element tree where every element and attribute carries its
  * line:column. Namespaces are accepted and ignored (an XData block has none, an exported file may
  * have `xmlns="http://www.intersystems.com/dtl"` or a prefix).
+ *
+ * Every XML document Conveyor reads (transforms, class documents, lookup tables, test messages)
+ * comes through here, so the limits are here: a document deeper than `maxXmlDepth` elements or
+ * longer than `maxXmlChars` characters is refused with a clear error before later stages (which walk
+ * the tree recursively) could run out of stack or memory. Entities are never expanded beyond XML's
+ * five predefined ones (saxes knows no DTD), so external entities and entity bombs cannot load anything.
  */
 import { SaxesParser } from 'saxes';
 import { DtlSyntaxError, type Position, type TextPosition } from './diagnostics.ts';
@@ -24,6 +30,11 @@ export interface XmlElement {
   /** Where the character data starts (for `<code>` / `<sql>` bodies). */
   textPos: Position | null;
 }
+
+/** Deeper than any real transform or lookup table; far below what a recursive walk of the tree can take. */
+export const maxXmlDepth = 256;
+/** 16 Mi characters: many times a large lookup table; the element tree of more would cost hundreds of MB. */
+export const maxXmlChars = 16 * 1024 * 1024;
 
 function lineStarts(text: string): number[] {
   const starts = [0];
@@ -66,6 +77,9 @@ function localName(name: string): string {
 
 /** Parses one XML document and returns its root element. Throws DtlSyntaxError on malformed XML. */
 export function readXml(text: string): XmlElement {
+  if (text.length > maxXmlChars) {
+    throw new DtlSyntaxError(`XML document too large: ${text.length} characters, the limit is ${maxXmlChars}`, { line: 1, column: 1 });
+  }
   const starts = lineStarts(text);
   const parser = new SaxesParser({ position: true });
   const stack: XmlElement[] = [];
@@ -100,6 +114,11 @@ export function readXml(text: string): XmlElement {
   });
   parser.on('opentag', () => {
     if (!current) return;
+    if (stack.length >= maxXmlDepth) {
+      failure = new DtlSyntaxError(`XML nested too deeply: more than ${maxXmlDepth} elements inside one another`, current.pos);
+      // Stops the parser at once: nothing of a document refused is read further.
+      throw failure;
+    }
     const parent = stack[stack.length - 1];
     if (parent) parent.children.push(current);
     else root = current;

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConveyorError, errorText, isConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
+import { checkLookupName } from '../dtl/lookup-table-name.ts';
 import {
   checkPathsAgainstSchemas,
   compileTransform,
@@ -195,11 +196,13 @@ export class DtlService implements DtlOperations {
   }
 
   async putLookup(table: string, entries: Record<string, string>): Promise<void> {
+    checkLookupName(table);
     await this.store.lookups.put(this.namespace, table, entries);
     this.loadedLookups = null;
   }
 
   async putLookups(tables: Record<string, Record<string, string>>): Promise<void> {
+    for (const table of Object.keys(tables)) checkLookupName(table);
     await this.store.lookups.putMany(this.namespace, tables);
     this.loadedLookups = null;
   }

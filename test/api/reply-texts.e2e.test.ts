@@ -57,3 +57,33 @@ describe('error replies', () => {
     expect(reply.json).toEqual({ error: 'ERROR #INVALID_INPUT: A name in the URL path is longer than this server accepts', code: 'ERR_INVALID_INPUT' });
   });
 });
+
+describe('hostile lookup names and XML documents', () => {
+  it.each([
+    ['..', '%2E%2E'],
+    ['a NUL', 'a%00b'],
+    ['export', 'export'],
+  ])('a lookup table named %s is refused, and nothing is stored', async (_label, segment) => {
+    const reply = await server.local('PUT', `/api/iop/lookups/${segment}`, { entries: { k: 'v' } });
+    expect(reply.status).toBe(400);
+    expect((reply.json as { error: string }).error).toMatch(/^ERROR #INVALID_INPUT: Invalid lookup table name: /);
+    expect((await server.local('GET', '/api/iop/lookups')).json).toEqual({ tables: [] });
+  });
+
+  it('an import naming a reserved table is refused whole', async () => {
+    const xml = '<lookupTable><entry table="Good" key="k">v</entry><entry table="export" key="k">v</entry></lookupTable>';
+    const reply = await server.local('POST', '/api/iop/lookups/import', { xml });
+    expect((reply.json as { error: string }).error).toMatch(/^ERROR #INVALID_INPUT: lookup table import:1:\d+: "export" is reserved/);
+    expect((await server.local('GET', '/api/iop/lookups')).json).toEqual({ tables: [] });
+  });
+
+  it('deeply nested XML gets a depth error, not a stack overflow', async () => {
+    const deep = `<lookupTable>${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</lookupTable>`;
+    const imported = await server.local('POST', '/api/iop/lookups/import', { xml: deep });
+    expect((imported.json as { error: string }).error).toMatch(/^ERROR #INVALID_INPUT: lookup table import:1:\d+: XML nested too deeply: more than 256 elements inside one another/);
+    const source = `<transform sourceClass="Ens.StringRequest" targetClass="Ens.StringRequest">${'<if condition="1"><true>'.repeat(5_000)}${'</true></if>'.repeat(5_000)}</transform>`;
+    const compiled = await server.local('POST', '/api/iop/transforms/run', { source, envelope: '<test><Message/></test>' });
+    expect(compiled.text).toContain('XML nested too deeply');
+    expect(compiled.text).not.toContain('Maximum call stack');
+  });
+});
