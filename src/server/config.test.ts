@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+let home: string;
+const saved = { ...process.env };
+
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'conveyor-config-'));
+  for (const name of Object.keys(process.env)) if (name.startsWith('CONVEYOR_')) delete process.env[name];
+});
+afterEach(() => {
+  process.env = { ...saved };
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('TLS and login settings', () => {
+  it('default to plain HTTP and 5 / 20 failures, 30 s doubling up to 15 min', () => {
+    expect(loadConfig({ home })).toMatchObject({ tlsCert: '', tlsKey: '', loginFailuresPerUser: 5, loginFailuresPerAddress: 20, loginLockoutMs: 30_000, loginLockoutMaxMs: 900_000 });
+  });
+
+  it('read relative certificate paths of conveyor.yaml from the home; variables and overrides win', () => {
+    writeFileSync(join(home, 'conveyor.yaml'), 'tlsCert: tls/server.crt\ntlsKey: /etc/conveyor/server.key\nloginFailuresPerUser: 3\n');
+    expect(loadConfig({ home })).toMatchObject({ tlsCert: join(home, 'tls', 'server.crt'), tlsKey: '/etc/conveyor/server.key', loginFailuresPerUser: 3 });
+    process.env['CONVEYOR_TLS_CERT'] = '/srv/a.crt';
+    process.env['CONVEYOR_TLS_KEY'] = '/srv/a.key';
+    expect(loadConfig({ home })).toMatchObject({ tlsCert: '/srv/a.crt', tlsKey: '/srv/a.key' });
+    expect(loadConfig({ home, tlsCert: '/flag.crt', tlsKey: '/flag.key' })).toMatchObject({ tlsCert: '/flag.crt', tlsKey: '/flag.key' });
+  });
+
+  it('refuse a certificate without a key (and the reverse) with the three ways to set them', () => {
+    expect(() => loadConfig({ home, tlsCert: '/a.crt' })).toThrow('TLS needs both a certificate and a key; only tlsCert is set');
+    expect(() => loadConfig({ home, tlsKey: '/a.key' })).toThrow('TLS needs both a certificate and a key; only tlsKey is set');
+  });
+
+  it('refuse login limits below 1', () => {
+    writeFileSync(join(home, 'conveyor.yaml'), 'loginLockoutMs: 0\n');
+    expect(() => loadConfig({ home })).toThrow('loginLockoutMs must be a whole number of at least 1, got 0');
+  });
+});
