@@ -16,7 +16,7 @@ describe('kill -9 during a migration', () => {
 
   it('leaves the old or the new package and registrations, complete, with nothing left behind', async () => {
     const random = new SeededRandom();
-    const figures = await migrationFaults({ dir: dir.path, random, kills: 4 });
+    const figures = await migrationFaults({ dir: dir.path, random, kills: 3 });
     reportFigures('migration', random, figures);
     expect(figures.lost, `seed ${random.seed}: ${figures.notes}`).toBe(0);
   }, 180_000);
