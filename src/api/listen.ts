@@ -93,7 +93,9 @@ export async function listenApi(app: FastifyInstance, options: ListenOptions): P
   let secureServer: HttpsServer | null = null;
   if (options.port !== undefined && options.tls) {
     tls = await loadTlsPair(options.tls);
-    secureServer = createHttpsServer({ cert: tls.cert, key: tls.key, requestTimeout: options.requestTimeoutMs ?? 300_000 }, (request, response) => {
+    // keepAliveTimeout as Fastify sets it on its own server: clients that reuse connections (the IoP client) see no resets.
+    const timeouts = { requestTimeout: options.requestTimeoutMs ?? 300_000, keepAliveTimeout: 72_000 };
+    secureServer = createHttpsServer({ cert: tls.cert, key: tls.key, ...timeouts }, (request, response) => {
       app.routing(request, response);
     });
     // Plain HTTP, a port scan, a failed handshake: the connection ends, nothing is answered.
