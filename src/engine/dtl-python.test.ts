@@ -54,6 +54,12 @@ seen = math.floor(2.5)`;
     expect(failure.traceback).toContain('ZeroDivisionError: division by zero');
   });
 
+  it('runs concurrent actions side by side, each with its own answer', async () => {
+    const run = pythonRunner(undefined, { onOutput: () => undefined });
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => run(request('eval', `source.GetValueAt("n") * factor`, { n }))));
+    expect(answers).toEqual([{ value: 3 }, { value: 6 }, { value: 9 }, { value: 12 }]);
+  });
+
   it('refuses a value JSON cannot carry with a clear failure, and the worker lives on', async () => {
     const run = pythonRunner(undefined, { onOutput: () => undefined });
     const before = await run(request('eval', pid));
