@@ -13,7 +13,7 @@ export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' 
 
 /** What the docs promise: the status class of the reply (see reply-judge.ts). */
 /** `invalid`: the document's own schema rejects the request; `refused`: it fits the schema but names nothing that can be. */
-export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'invalid' | 'refused' | 'harmless';
+export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'path-too-long' | 'invalid' | 'refused' | 'harmless';
 
 export type CaseKind = 'credentials' | 'role' | 'malformed body' | 'oversized body' | 'body not an object' | 'wrong type' | 'unknown field' | 'missing field' | 'hostile value' | 'path parameter' | 'query parameter';
 
@@ -42,6 +42,8 @@ const numericQuery = new Set(['top', 'since_id', 'limit', 'before', 'version', '
 const formattedQuery: Record<string, string> = { from: 'not-a-time', to: 'not-a-time', status: 'no-such-status', kind: 'no-such-kind', type: 'no-such-type' };
 
 const valueMarker = '__BAD_INPUT_VALUE__';
+/** The longest path segment the server routes (docs/api.md, "Outside both rules"). */
+const maxPathSegment = 100;
 
 function pathOf(route: ApiRoute, params: Record<string, string>, query: Array<[string, string]>): string {
   const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `missing-${name}`));
@@ -205,7 +207,9 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
   for (const parameter of route.parameters.filter((p) => p.in === 'path')) {
     const creates = route.method === 'PUT';
     for (const { label, segment } of hostilePathSegments(/id$/i.test(parameter.name), creates)) {
-      add('path parameter', `path {${parameter.name}} is ${label}`, textFits(parameter.schema, decoded(segment)), { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
+      // docs/api.md: a path segment over 100 characters is answered 414 before any route runs.
+      const expect = segment.length > maxPathSegment ? 'path-too-long' : textFits(parameter.schema, decoded(segment));
+      add('path parameter', `path {${parameter.name}} is ${label}`, expect, { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
     }
   }
 

@@ -7,7 +7,9 @@
  *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
  *   (`status.errors`), as the real client reads them, and the transform compile and run routes report
  *   invalid transforms inside a 200 (`ok: false`, `status: "error"`, docs/dtl.md);
- * - always a JSON body with a non-empty `error` text, and never a stack trace or a server path.
+ * - a path segment over 100 characters: 414;
+ * - always a JSON body whose `error` reads `ERROR #<CODE>: <text>` with `code` = `ERR_<CODE>`, and never a
+ *   stack trace or a server path.
  */
 import type { BadCase } from './bad-cases.ts';
 import type { RawReply } from './raw-http.ts';
@@ -36,6 +38,9 @@ const inBandErrors: Record<string, (json: unknown) => boolean> = {
 
 const beyondSpecRefusals = [400, 404, 409];
 
+/** Every error text reads like the platform's status strings, and `code` is the code it names (docs/api.md). */
+const errorText = /^ERROR #[A-Z0-9_]+: \S/;
+
 /**
  * A request the route's declared schema rejects: 400 on the beyond-spec routes ("400 bad input"); on
  * spec routes the status docs/api.md gives for it.
@@ -59,7 +64,7 @@ function leaks(text: string, markers: LeakMarkers): string[] {
 
 function statusProblem(badCase: BadCase, reply: RawReply): string | null {
   const spec = isSpecRoute(badCase.route.method, badCase.route.template);
-  const exact: Record<string, number> = { unauthenticated: 401, forbidden: 403, 'not-json': 400, 'too-large': 413 };
+  const exact: Record<string, number> = { unauthenticated: 401, forbidden: 403, 'not-json': 400, 'too-large': 413, 'path-too-long': 414 };
   const wanted = exact[badCase.expect];
   if (wanted !== undefined) {
     // Repeated failed logins may be throttled: 429 with Retry-After (ERR_AUTH_THROTTLED, docs/errors.md).
@@ -89,8 +94,10 @@ export function judge(badCase: BadCase, reply: RawReply, markers: LeakMarkers): 
   if (status) problems.push(status);
   if (reply.status >= 400) {
     if (!/^application\/json/.test(String(reply.headers['content-type'] ?? ''))) problems.push(`content type ${String(reply.headers['content-type'])}, not JSON`);
-    const error = (reply.json as { error?: unknown } | undefined)?.error;
+    const { error, code } = (reply.json ?? {}) as { error?: unknown; code?: unknown };
     if (typeof error !== 'string' || error.trim() === '') problems.push('no non-empty string `error` in the body');
+    else if (!errorText.test(error)) problems.push('an `error` text that does not start with `ERROR #<CODE>: `');
+    else if (typeof code !== 'string' || `ERROR #${code.replace(/^ERR_/, '')}:` !== error.slice(0, error.indexOf(':') + 1)) problems.push(`a \`code\` (${String(code)}) that is not the one the text names`);
   }
   // A successful reply may carry stored data that mentions paths (an event-log entry, a message body);
   // what must never carry them is a reply the server wrote about a failure.
