@@ -13,12 +13,12 @@ export interface FetchTransportOptions {
   /** When given, every request carries HTTP Basic credentials. */
   credentials?: { username: string; password: string };
   /** The fetch to use (default the global one). */
-  fetch?: typeof fetch;
+  fetch?: (url: string, init: RequestInit) => Promise<Response>;
 }
 
 export function createFetchTransport(options: FetchTransportOptions = {}): Transport {
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
-  const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const send = options.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
   const authorization = options.credentials ? basicAuthorization(options.credentials.username, options.credentials.password) : undefined;
   const target = base === '' ? 'this page\'s server' : base;
 

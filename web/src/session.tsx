@@ -3,14 +3,18 @@
  * role (it decides which buttons exist) and the chosen namespace.
  */
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { Api, type Credentials } from './api/client.ts';
-import type { Role, WhoAmI } from './api/types.ts';
+import type { ConveyorClient } from '../../src/client/api-client.ts';
+import { portalRoutes, type ReplyOf } from '../../src/client/routes.ts';
+import { portalClient, type Credentials } from './connection.ts';
+
+export type WhoAmI = ReplyOf<typeof portalRoutes.whoami>;
+export type Role = WhoAmI['role'];
 
 const storageKey = 'conveyor.session';
 const roleOrder: Role[] = ['viewer', 'operator', 'admin'];
 
 export interface Session {
-  api: Api;
+  api: ConveyorClient;
   who: WhoAmI;
   namespace: string;
   setNamespace(namespace: string): void;
@@ -34,9 +38,9 @@ function load(): Stored | null {
   }
 }
 
-/** Checks the credentials against the server; throws ApiError (401) when they are wrong. */
+/** Checks the credentials against the server; the error's status is 401 when they are wrong. */
 export async function signIn(credentials: Credentials): Promise<Stored> {
-  const who = await new Api(credentials, 'USER').get<WhoAmI>('/whoami');
+  const who = await portalClient(credentials, 'USER').call(portalRoutes.whoami);
   const namespace = who.namespaces.includes('USER') ? 'USER' : (who.namespaces[0] ?? 'USER');
   return { credentials, who, namespace };
 }
@@ -59,7 +63,7 @@ export function SessionGate({ signInPage, children }: { signInPage: (done: (stor
   const session = useMemo<Session | null>(() => {
     if (!stored) return null;
     return {
-      api: new Api(stored.credentials, stored.namespace),
+      api: portalClient(stored.credentials, stored.namespace),
       who: stored.who,
       namespace: stored.namespace,
       setNamespace: (namespace) => save({ ...stored, namespace }),

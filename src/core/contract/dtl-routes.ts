@@ -47,7 +47,7 @@ export const schemaField = closed({
   required: Type.Boolean(),
   enum: Type.Optional(Type.Array(Type.String())),
   description: Type.Optional(Type.String()),
-  children: Type.Array(anyJson, { description: 'Fields of the same shape' }),
+  children: Type.Unsafe<SchemaFieldJson[]>(Type.Array(anyJson, { description: 'Fields of the same shape' })),
 });
 
 function dtlRoute<const M extends 'GET' | 'POST' | 'PUT' | 'DELETE', const R extends 'viewer' | 'operator' | 'admin', const S extends TSchema>(method: M, path: string, role: R, summary: string, reply: string, schema: S) {

@@ -9,3 +9,5 @@ export * as userRoutes from './user-routes.ts';
 export * from './route.ts';
 export * from './production-shapes.ts';
 export * from './portal-shapes.ts';
+export type { DiagnosticJson, SchemaFieldJson, TransformSummaryJson } from './dtl-routes.ts';
+export type { UserJson } from './user-routes.ts';

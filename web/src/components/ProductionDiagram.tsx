@@ -2,7 +2,7 @@
  * The items of a production as a left-to-right diagram: services, processes, operations (and other
  * components) in columns, with the connections between them. Plain SVG; each node is focusable.
  */
-import type { ItemState } from '../api/types.ts';
+import type { ItemStateJson as ItemState } from '../../../src/client/routes.ts';
 
 const columns = ['service', 'process', 'operation', 'component'] as const;
 const titles: Record<string, string> = { service: 'Services', process: 'Processes', operation: 'Operations', component: 'Other' };

@@ -1,6 +1,6 @@
 /** Small shared pieces: loading hook, error notes, status badges, times, pager. */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { errorMessage } from '../api/client.ts';
+import { errorMessage } from '../connection.ts';
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 

@@ -5,7 +5,7 @@
  * Without a pointer: Tab to a source field, Enter, Tab to a target field, Enter.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { SchemaField } from '../api/types.ts';
+import type { SchemaFieldJson as SchemaField } from '../../../src/client/routes.ts';
 import type { Link } from './model.ts';
 import { SchemaTree } from './SchemaTree.tsx';
 

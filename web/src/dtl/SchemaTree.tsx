@@ -1,6 +1,6 @@
 /** A schema as a collapsible tree of fields; each row carries its DTL path for the mapper. */
 import { useState } from 'react';
-import type { SchemaField } from '../api/types.ts';
+import type { SchemaFieldJson as SchemaField } from '../../../src/client/routes.ts';
 
 export interface TreeProps {
   side: 'source' | 'target';

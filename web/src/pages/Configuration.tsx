@@ -4,17 +4,19 @@
  * start/stop/restart one component, and the export of the definition.
  */
 import { useEffect, useState } from 'react';
-import type { ClassBinding, DefinitionJson, ItemJson, ItemsReply, Setting } from '../api/types.ts';
+import { componentRoutes, portalRoutes, specRoutes, type ExportItemJson, type ExportJson, type ExportSettingJson } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
 import { ProductionDiagram } from '../components/ProductionDiagram.tsx';
 import { useSession } from '../session.tsx';
 
+const componentActions = { start: componentRoutes.componentStart, stop: componentRoutes.componentStop, restart: componentRoutes.componentRestart };
+
 export function Configuration({ production }: { production: string }) {
   const { api, can } = useSession();
-  const items = useLoad(() => api.get<ItemsReply>('/items', { production }), [api, production], 3000);
-  const stored = useLoad(() => api.get<DefinitionJson>('/definition', { production }), [api, production]);
-  const classes = useLoad(() => api.get<{ classes: ClassBinding[] }>('/classes'), [api]);
-  const [draft, setDraft] = useState<DefinitionJson | null>(null);
+  const items = useLoad(() => api.call(portalRoutes.items, { query: { production } }), [api, production], 3000);
+  const stored = useLoad(() => api.call(portalRoutes.getDefinition, { query: { production } }), [api, production]);
+  const classes = useLoad(() => api.call(portalRoutes.classes), [api]);
+  const [draft, setDraft] = useState<ExportJson | null>(null);
   const [selected, setSelected] = useState('');
   const [saved, setSaved] = useState(false);
   const [showExport, setShowExport] = useState(false);
@@ -35,32 +37,32 @@ export function Configuration({ production }: { production: string }) {
   const state = items.data?.items.find((candidate) => candidate.name === selected);
   const binding = classes.data?.classes.find((candidate) => candidate.name === item?.classname);
 
-  function patchItem(patch: Partial<ItemJson>) {
+  function patchItem(patch: Partial<ExportItemJson>) {
     if (!draft) return;
     setSaved(false);
     setDraft({ ...draft, items: draft.items.map((candidate) => (candidate.name === selected ? { ...candidate, ...patch } : candidate)) });
   }
-  function patchSetting(index: number, patch: Partial<Setting>) {
+  function patchSetting(index: number, patch: Partial<ExportSettingJson>) {
     if (!item) return;
     patchItem({ settings: item.settings.map((setting, at) => (at === index ? { ...setting, ...patch } : setting)) });
   }
   async function saveDraft() {
     if (!draft) return;
-    if (await save.run(() => api.put('/definition', { definition: draft }))) {
+    if (await save.run(() => api.call(portalRoutes.putDefinition, { body: { definition: draft } }))) {
       setSaved(true);
       stored.reload();
     }
   }
   function addItem() {
     if (!draft) return;
-    const item: ItemJson = { name: newItem.name, classname: newItem.classname, pool_size: 1, enabled: true, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [] };
+    const item: ExportItemJson = { name: newItem.name, classname: newItem.classname, pool_size: 1, enabled: true, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [] };
     setDraft({ ...draft, items: [...draft.items, item] });
     setSelected(newItem.name);
     setNewItem({ name: '', classname: '' });
     setSaved(false);
   }
   const nameTaken = draft?.items.some((candidate) => candidate.name === newItem.name) ?? false;
-  const component = (action: 'start' | 'stop' | 'restart') => lifecycle.run(() => api.post(`/component/${action}`, { component: selected })).then(items.reload);
+  const component = (action: 'start' | 'stop' | 'restart') => lifecycle.run(() => api.call(componentActions[action], { body: { component: selected } })).then(items.reload);
 
   return (
     <>
@@ -73,7 +75,7 @@ export function Configuration({ production }: { production: string }) {
         actions={
           <>
             {can('operator') && running ? (
-              <button type="button" disabled={lifecycle.busy} onClick={() => void lifecycle.run(() => api.post('/update')).then(() => (setSaved(false), items.reload()))}>
+              <button type="button" disabled={lifecycle.busy} onClick={() => void lifecycle.run(() => api.call(specRoutes.update, { body: {} })).then(() => (setSaved(false), items.reload()))}>
                 Update
               </button>
             ) : null}
@@ -191,7 +193,7 @@ export function Configuration({ production }: { production: string }) {
                       {item.settings.map((setting, index) => (
                         <tr key={index}>
                           <td>
-                            <select value={setting.target} onChange={(e) => patchSetting(index, { target: e.target.value as Setting['target'] })} aria-label="Setting target">
+                            <select value={setting.target} onChange={(e) => patchSetting(index, { target: e.target.value as ExportSettingJson['target'] })} aria-label="Setting target">
                               <option>Host</option>
                               <option>Adapter</option>
                             </select>

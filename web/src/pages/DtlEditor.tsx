@@ -6,8 +6,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ActionNode, DtlDiagnostic, TransformNode } from '../../../src/dtl/index.ts';
-import { ApiError } from '../api/client.ts';
-import type { Diagnostic, SchemaField, TransformDocument } from '../api/types.ts';
+import { dtlRoutes, type DiagnosticJson } from '../../../src/client/routes.ts';
+import { failedStatus, failureDetails } from '../connection.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
 import { ActionList, Palette, type ActionEditing } from '../dtl/ActionList.tsx';
 import { Mapper } from '../dtl/Mapper.tsx';
@@ -16,9 +16,14 @@ import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { DtlTester } from './DtlTester.tsx';
 
+/** A diagnostic the server attached to a refused save. */
+function isDiagnostic(value: unknown): value is DiagnosticJson {
+  return typeof value === 'object' && value !== null && 'line' in value && 'column' in value && 'message' in value && 'severity' in value;
+}
+
 function useTree(docType: string) {
   const { api } = useSession();
-  return useLoad(async () => (docType ? (await api.get<{ fields: SchemaField[] }>(`/schemas/${encodeURIComponent(docType)}/tree`)).fields : []), [api, docType]);
+  return useLoad(async () => (docType ? (await api.call(dtlRoutes.schemaTree, { params: { name: docType } })).fields : []), [api, docType]);
 }
 
 /** Puts the caret of a textarea at a line and column (1-based) and scrolls there. */
@@ -35,17 +40,17 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   const { api, can } = useSession();
   const stored = useLoad(async () => {
     try {
-      return await api.get<TransformDocument>(`/transforms/${encodeURIComponent(name)}`);
+      return await api.call(dtlRoutes.getTransform, { params: { name } });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
+      if (failedStatus(error) === 404) return null;
       throw error;
     }
   }, [api, name]);
-  const schemas = useLoad(() => api.get<{ schemas: Array<{ name: string }> }>('/schemas'), [api]);
+  const schemas = useLoad(() => api.call(dtlRoutes.listSchemas), [api]);
   const [xml, setXml] = useState('');
   const [ast, setAst] = useState<TransformNode | null>(null);
   const [diagnostics, setDiagnostics] = useState<DtlDiagnostic[]>([]);
-  const [compiled, setCompiled] = useState<Diagnostic[] | null>(null);
+  const [compiled, setCompiled] = useState<DiagnosticJson[] | null>(null);
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const [dirty, setDirty] = useState(false);
   const xmlArea = useRef<HTMLTextAreaElement>(null);
@@ -87,7 +92,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   const sourceTree = useTree(ast?.sourceDocType ?? '');
   const targetTree = useTree(ast?.targetDocType ?? '');
   const links = useMemo(() => (ast ? mappingLinks(ast.actions) : []), [ast]);
-  const problems: Array<DtlDiagnostic | Diagnostic> = compiled ?? diagnostics;
+  const problems: Array<DtlDiagnostic | DiagnosticJson> = compiled ?? diagnostics;
   const errors = problems.filter((d) => d.severity === 'error');
 
   const editing: ActionEditing = {
@@ -102,11 +107,11 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   async function saveDocument() {
     const ok = await save.run(async () => {
       try {
-        const reply = await api.put<{ version: number }>(`/transforms/${encodeURIComponent(name)}`, { source: xml });
+        const reply = await api.call(dtlRoutes.putTransform, { params: { name }, body: { source: xml } });
         setSavedVersion(reply.version);
       } catch (error) {
-        const details = error instanceof ApiError ? (error.details as { diagnostics?: Diagnostic[] } | undefined) : undefined;
-        if (details?.diagnostics) setCompiled(details.diagnostics);
+        const details = failureDetails(error);
+        if (typeof details === 'object' && details !== null && 'diagnostics' in details && Array.isArray(details.diagnostics)) setCompiled(details.diagnostics.filter(isDiagnostic));
         throw error;
       }
     });
@@ -139,7 +144,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
         actions={
           <>
             {stored.data?.history.length ? (
-              <select value="" onChange={(e) => e.target.value && void save.run(() => api.get<TransformDocument>(`/transforms/${encodeURIComponent(name)}`, { version: e.target.value }).then((version) => (load(version.source), setDirty(true))))} aria-label="History">
+              <select value="" onChange={(e) => e.target.value && void save.run(() => api.call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } }).then((version) => (load(version.source), setDirty(true))))} aria-label="History">
                 <option value="">History…</option>
                 {[...stored.data.history].reverse().map((entry) => (
                   <option key={entry.version} value={entry.version}>
@@ -148,7 +153,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
                 ))}
               </select>
             ) : null}
-            <button type="button" disabled={compile.busy} onClick={() => void compile.run(async () => setCompiled((await api.post<{ diagnostics: Diagnostic[] }>('/transforms/compile', { source: xml })).diagnostics))}>
+            <button type="button" disabled={compile.busy} onClick={() => void compile.run(async () => setCompiled((await api.call(dtlRoutes.compileTransform, { body: { source: xml } })).diagnostics))}>
               Compile
             </button>
             {readOnly ? null : (

@@ -1,14 +1,14 @@
 /** The DTL transforms of the namespace, and the form that starts a new one from two doc types. */
 import { useState, type FormEvent } from 'react';
-import type { TransformSummary } from '../api/types.ts';
+import { dtlRoutes } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, formatTime, useLoad } from '../components/common.tsx';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 
 export function DtlList() {
   const { api, can } = useSession();
-  const transforms = useLoad(() => api.get<{ transforms: TransformSummary[] }>('/transforms'), [api]);
-  const schemas = useLoad(() => api.get<{ schemas: Array<{ name: string }> }>('/schemas'), [api]);
+  const transforms = useLoad(() => api.call(dtlRoutes.listTransforms), [api]);
+  const schemas = useLoad(() => api.call(dtlRoutes.listSchemas), [api]);
   const [name, setName] = useState('');
   const [sourceDocType, setSource] = useState('');
   const [targetDocType, setTarget] = useState('');

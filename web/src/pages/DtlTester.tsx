@@ -4,9 +4,11 @@
  */
 import { useState } from 'react';
 import { parseTestEnvelope } from '../../../src/dtl/index.ts';
-import type { RunResult } from '../api/types.ts';
+import { dtlRoutes, type ReplyOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction } from '../components/common.tsx';
 import { useSession } from '../session.tsx';
+
+type RunResult = ReplyOf<typeof dtlRoutes.runTransform>;
 
 const example = '<test><Message><json><![CDATA[\n{}\n]]></json></Message></test>';
 
@@ -36,7 +38,7 @@ export function DtlTester({ name, source }: { name: string; source?: string }) {
           type="button"
           className="primary"
           disabled={read.error !== '' || run.busy}
-          onClick={() => void run.run(async () => setResult(await api.post<RunResult>('/transforms/run', { ...(source !== undefined ? { source } : { name }), json: read.json })))}
+          onClick={() => void run.run(async () => setResult(await api.call(dtlRoutes.runTransform, { body: { ...(source !== undefined ? { source } : { name }), json: read.json } })))}
         >
           Run
         </button>

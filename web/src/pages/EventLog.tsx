@@ -3,8 +3,8 @@
  * seconds; filters by type, item and text; each entry links to its session trace and message.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { errorMessage } from '../api/client.ts';
-import type { LogEntry } from '../api/types.ts';
+import { specRoutes, type LogEntryJson as LogEntry } from '../../../src/client/routes.ts';
+import { errorMessage } from '../connection.ts';
 import { ErrorNote, Pager, Panel } from '../components/common.tsx';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -29,7 +29,7 @@ export function EventLog() {
     let stopped = false;
     lastId.current = 0;
     setEntries([]);
-    api.get<LogEntry[]>('/log', { top: 500 }).then(
+    api.call(specRoutes.log, { query: { top: 500 } }).then(
       (newest) => {
         if (stopped) return;
         lastId.current = newest[0]?.id ?? 0;
@@ -46,7 +46,7 @@ export function EventLog() {
     if (!live) return;
     const timer = setInterval(async () => {
       try {
-        const fresh = await api.get<LogEntry[]>('/log', { since_id: lastId.current });
+        const fresh = await api.call(specRoutes.log, { query: { since_id: lastId.current } });
         setError('');
         if (fresh.length === 0) return;
         lastId.current = fresh[fresh.length - 1]!.id;

@@ -1,13 +1,14 @@
 /** Lookup tables: list, edit entries, create, delete, import (JSON object or CSV key,value) and export. */
 import { useEffect, useState } from 'react';
-import { ApiError } from '../api/client.ts';
+import { dtlRoutes } from '../../../src/client/routes.ts';
+import { failedStatus } from '../connection.ts';
 import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
 import { parseLookupFile, type Entry } from '../lookup-file.ts';
 import { useSession } from '../session.tsx';
 
 export function Lookups() {
   const { api, can } = useSession();
-  const tables = useLoad(() => api.get<{ tables: string[] }>('/lookups'), [api]);
+  const tables = useLoad(() => api.call(dtlRoutes.listLookups), [api]);
   const [table, setTable] = useState('');
   const [entries, setEntries] = useState<Entry[]>([]);
   const [newName, setNewName] = useState('');
@@ -17,9 +18,9 @@ export function Lookups() {
   const loaded = useLoad(async () => {
     if (!table) return null;
     try {
-      return (await api.get<{ entries: Record<string, string> }>(`/lookups/${encodeURIComponent(table)}`)).entries;
+      return (await api.call(dtlRoutes.getLookup, { params: { name: table } })).entries;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
+      if (failedStatus(error) === 404) return null;
       throw error;
     }
   }, [api, table]);
@@ -32,7 +33,7 @@ export function Lookups() {
   const duplicate = entries.find((entry, index) => entries.findIndex((other) => other.key === entry.key) !== index);
   const saveTable = () =>
     save.run(async () => {
-      await api.put(`/lookups/${encodeURIComponent(table)}`, { entries: Object.fromEntries(entries.filter((e) => e.key !== '').map((e) => [e.key, e.value])) });
+      await api.call(dtlRoutes.putLookup, { params: { name: table }, body: { entries: Object.fromEntries(entries.filter((e) => e.key !== '').map((e) => [e.key, e.value])) } });
       tables.reload();
       loaded.reload();
     });
@@ -128,7 +129,7 @@ export function Lookups() {
                       }}
                     />
                   </label>
-                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && void save.run(async () => (await api.delete(`/lookups/${encodeURIComponent(table)}`), setTable(''), tables.reload()))}>
+                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && void save.run(async () => (await api.call(dtlRoutes.deleteLookup, { params: { name: table } }), setTable(''), tables.reload()))}>
                     Delete table
                   </button>
                 </>

@@ -3,7 +3,7 @@
  * `before` = last id of the page), and the detail of one message with resend.
  */
 import { useState, type FormEvent } from 'react';
-import type { MessagePage, StoredMessage } from '../api/types.ts';
+import { portalRoutes, type QueryOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, formatTime, prettyJson, useAction, useLoad } from '../components/common.tsx';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -17,7 +17,15 @@ const fields = [
   { name: 'session', label: 'Session', placeholder: 'id' },
   { name: 'text', label: 'Body contains', placeholder: 'text' },
 ] as const;
-const statuses = ['queued', 'delivered', 'completed', 'error', 'discarded'];
+const statuses = ['queued', 'delivered', 'completed', 'error', 'discarded'] as const;
+type MessageQuery = QueryOf<typeof portalRoutes.searchMessages>;
+
+/** The form's texts as the search route declares them: a session id as a number, a status from the list. */
+function messageQuery(filters: Record<string, string>): MessageQuery {
+  const { from, to, source, target, classname, session, text, status } = filters;
+  const chosen = statuses.find((candidate) => candidate === status);
+  return { from, to, source, target, classname, text, ...(session ? { session: Number(session) } : {}), ...(chosen ? { status: chosen } : {}) };
+}
 const pageLength = 50;
 
 export function Messages({ query }: { query: URLSearchParams }) {
@@ -28,7 +36,7 @@ export function Messages({ query }: { query: URLSearchParams }) {
   // Keyset paging: the `before` of each page seen, so "Newer" can go back.
   const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
   const before = cursors[cursors.length - 1];
-  const page = useLoad(() => api.get<MessagePage>('/messages', { ...filters, before, limit: pageLength }), [api, filters, before]);
+  const page = useLoad(() => api.call(portalRoutes.searchMessages, { query: { ...messageQuery(filters), before, limit: pageLength } }), [api, filters, before]);
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -117,7 +125,7 @@ export function Messages({ query }: { query: URLSearchParams }) {
 
 export function MessageDetail({ id }: { id: number }) {
   const { api, can } = useSession();
-  const message = useLoad(() => api.get<StoredMessage>(`/messages/${id}`), [api, id]);
+  const message = useLoad(() => api.call(portalRoutes.getMessage, { params: { id } }), [api, id]);
   const resend = useAction();
   const [target, setTarget] = useState('');
   const [resent, setResent] = useState<{ id: number; session_id: number } | null>(null);
@@ -162,7 +170,7 @@ export function MessageDetail({ id }: { id: number }) {
                 className="inline-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  void resend.run(async () => setResent(await api.post(`/messages/${id}/resend`, target ? { target } : {})));
+                  void resend.run(async () => setResent(await api.call(portalRoutes.resendMessage, { params: { id }, body: target ? { target } : {} })));
                 }}
               >
                 <label>

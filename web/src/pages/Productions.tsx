@@ -1,12 +1,12 @@
 /** Productions of the namespace: status and times, lifecycle buttons, the default production. */
-import type { ListRecord } from '../api/types.ts';
+import { specRoutes, type ReplyOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 
 interface Overview {
-  list: Record<string, ListRecord>;
-  current: { production: string; status: string };
+  list: ReplyOf<typeof specRoutes.list>;
+  current: ReplyOf<typeof specRoutes.status>;
   defaultProduction: string;
 }
 
@@ -15,9 +15,9 @@ export function Productions() {
   const overview = useLoad<Overview>(
     async () => {
       const [list, current, def] = await Promise.all([
-        api.get<Record<string, ListRecord>>('/list'),
-        api.get<{ production: string; status: string }>('/status'),
-        api.get<{ production: string }>('/default'),
+        api.call(specRoutes.list),
+        api.call(specRoutes.status),
+        api.call(specRoutes.getDefault),
       ]);
       return { list, current, defaultProduction: def.production };
     },
@@ -35,16 +35,16 @@ export function Productions() {
       actions={
         can('operator') && running ? (
           <>
-            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/stop'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.stop, { body: {} }))}>
               Stop
             </button>
-            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/restart'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.restart, { body: {} }))}>
               Restart
             </button>
-            <button type="button" disabled={action.busy} onClick={() => void act(() => api.post('/update'))}>
+            <button type="button" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.update, { body: {} }))}>
               Update
             </button>
-            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && void act(() => api.post('/kill'))}>
+            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && void act(() => api.call(specRoutes.kill, { body: {} }))}>
               Kill
             </button>
           </>
@@ -88,14 +88,14 @@ export function Productions() {
                 {data?.defaultProduction === name ? (
                   <strong>default</strong>
                 ) : can('admin') ? (
-                  <button type="button" className="link" onClick={() => void act(() => api.put('/default', { production: name }))}>
+                  <button type="button" className="link" onClick={() => void act(() => api.call(specRoutes.setDefault, { body: { production: name } }))}>
                     Make default
                   </button>
                 ) : null}
               </td>
               <td className="row-actions">
                 {can('operator') && !running ? (
-                  <button type="button" className="primary" disabled={action.busy} onClick={() => void act(() => api.post('/start', { production: name }))}>
+                  <button type="button" className="primary" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.start, { body: { production: name } }))}>
                     Start
                   </button>
                 ) : null}

@@ -1,12 +1,12 @@
 /** Queues: depth per item, messages in progress, the oldest waiting message's age, links to the messages. */
-import type { ItemsReply } from '../api/types.ts';
+import { portalRoutes } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, formatAge, useLoad } from '../components/common.tsx';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 
 export function Queues() {
   const { api } = useSession();
-  const items = useLoad(() => api.get<ItemsReply>('/items'), [api], 3000);
+  const items = useLoad(() => api.call(portalRoutes.items), [api], 3000);
   const now = Date.now();
   return (
     <Panel title={`Queues${items.data ? ` of ${items.data.production}` : ''}`}>

@@ -1,21 +1,15 @@
 /** Schemas: the registered doc types, a schema's tree, and the spec's import (upload or server path, with package and name). */
 import { useState, type FormEvent } from 'react';
-import type { SchemaField } from '../api/types.ts';
+import { dtlRoutes } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
 import { SchemaTree } from '../dtl/SchemaTree.tsx';
 import { useSession } from '../session.tsx';
 
-interface SchemaSummary {
-  name: string;
-  category: string;
-  updatedAt: number;
-}
-
 export function Schemas() {
   const { api, can } = useSession();
-  const list = useLoad(() => api.get<{ schemas: SchemaSummary[] }>('/schemas'), [api]);
+  const list = useLoad(() => api.call(dtlRoutes.listSchemas), [api]);
   const [selected, setSelected] = useState('');
-  const tree = useLoad(async () => (selected ? (await api.get<{ fields: SchemaField[] }>(`/schemas/${encodeURIComponent(selected)}/tree`)).fields : []), [api, selected]);
+  const tree = useLoad(async () => (selected ? (await api.call(dtlRoutes.schemaTree, { params: { name: selected } })).fields : []), [api, selected]);
   const [pkg, setPkg] = useState('');
   const [name, setName] = useState('');
   const [path, setPath] = useState('');
@@ -24,7 +18,7 @@ export function Schemas() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const ok = await importing.run(() => api.post('/schemas/import', { package: pkg, name, ...(upload ? { schema: upload.text } : { path }) }));
+    const ok = await importing.run(() => api.call(dtlRoutes.importSchema, { body: { package: pkg, name, ...(upload ? { schema: upload.text } : { path }) } }));
     if (ok) {
       list.reload();
       setSelected(name);

@@ -1,6 +1,6 @@
 /** Sign-in with a Conveyor user (HTTP Basic, checked against GET /whoami). */
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../api/client.ts';
+import { errorMessage, failedStatus } from '../connection.ts';
 import { signIn } from '../session.tsx';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (session: Awaited<ReturnType<typeof signIn>>) => void }) {
@@ -16,7 +16,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Awaited<ReturnTyp
     try {
       onSignedIn(await signIn({ user, password }));
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 401 ? 'Wrong user name or password.' : errorMessage(failure));
+      setError(failedStatus(failure) === 401 ? 'Wrong user name or password.' : errorMessage(failure));
     } finally {
       setBusy(false);
     }

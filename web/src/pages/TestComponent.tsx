@@ -3,18 +3,12 @@
  * are offered) and a JSON body; send; see the reply, its time and the trace of the call.
  */
 import { useMemo, useState, type FormEvent } from 'react';
-import type { ItemsReply } from '../api/types.ts';
+import { dtlRoutes, portalRoutes, type ReplyOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, prettyJson, useAction, useLoad } from '../components/common.tsx';
 import { Trace } from './Trace.tsx';
 import { useSession } from '../session.tsx';
 
-interface TestRunReply {
-  classname: string;
-  body: string;
-  truncated: boolean;
-  session_id: number;
-  duration_ms: number;
-}
+type TestRunReply = ReplyOf<typeof portalRoutes.testRun>;
 
 /** The body as JSON, or an error naming where it fails (shown as you type). */
 export function checkJson(text: string): string {
@@ -29,8 +23,8 @@ export function checkJson(text: string): string {
 
 export function TestComponent() {
   const { api, can } = useSession();
-  const items = useLoad(() => api.get<ItemsReply>('/items'), [api]);
-  const schemas = useLoad(() => api.get<{ schemas: Array<{ name: string }> }>('/schemas').catch(() => ({ schemas: [] })), [api]);
+  const items = useLoad(() => api.call(portalRoutes.items), [api]);
+  const schemas = useLoad(() => api.call(dtlRoutes.listSchemas).catch(() => ({ schemas: [] })), [api]);
   const [target, setTarget] = useState('');
   const [classname, setClassname] = useState('');
   const [body, setBody] = useState('{}');
@@ -43,7 +37,7 @@ export function TestComponent() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setReply(null);
-    await send.run(async () => setReply(await api.post<TestRunReply>('/test-run', { target, classname: classname || undefined, body: body.trim() ? JSON.parse(body) : {}, restart })));
+    await send.run(async () => setReply(await api.call(portalRoutes.testRun, { body: { target, ...(classname ? { classname } : {}), body: body.trim() ? JSON.parse(body) : {}, restart } })));
   }
 
   return (

@@ -4,7 +4,9 @@
  * inline on their item's column. Selecting an arrow shows that message.
  */
 import { useMemo, useState } from 'react';
-import type { LogEntry, MessageHeader, SessionTrace } from '../api/types.ts';
+import { portalRoutes, type LogEntryJson as LogEntry, type MessageHeaderJson as MessageHeader, type ReplyOf } from '../../../src/client/routes.ts';
+
+type SessionTrace = ReplyOf<typeof portalRoutes.sessionTrace>;
 import { ErrorNote, Panel, formatTime, useLoad } from '../components/common.tsx';
 import { MessageDetail } from './Messages.tsx';
 import { useSession } from '../session.tsx';
@@ -51,7 +53,7 @@ export function traceColumns(trace: SessionTrace): string[] {
 
 export function Trace({ session }: { session: number }) {
   const { api } = useSession();
-  const trace = useLoad(() => api.get<SessionTrace>(`/sessions/${session}`), [api, session]);
+  const trace = useLoad(() => api.call(portalRoutes.sessionTrace, { params: { id: session } }), [api, session]);
   const [selected, setSelected] = useState<number | null>(null);
   const rows = useMemo(() => (trace.data ? traceRows(trace.data) : []), [trace.data]);
   const columns = useMemo(() => (trace.data ? traceColumns(trace.data) : []), [trace.data]);
