@@ -1,92 +1,93 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewMessage, Store } from '../store/store.ts';
+import { newMessage } from '../store/conformance/harness.ts';
 import { openStore } from '../store/open-store.ts';
-import { tempDir } from '../../test/support/temp-dir.ts';
+import type { Store } from '../store/store.ts';
+import { eventually, tempDir } from '../../test/support/temp-dir.ts';
 import { coordinatorFor } from './choose-coordinator.ts';
+import type { Coordinator } from './coordinator.ts';
 import { EventLog } from './event-log.ts';
-import { stringRequest } from './native-messages.ts';
 import { SingleProcessCoordinator } from './single-process-coordinator.ts';
 import { WorkQueue } from './work-queue.ts';
-
-function request(target: string, parentId: number | null = null): NewMessage {
-  return {
-    namespace: 'USER',
-    sessionId: null,
-    parentId,
-    correspondingId: null,
-    kind: 'request',
-    source: 'Tester',
-    target,
-    responseRequired: false,
-    status: 'queued',
-    priority: 0,
-    description: '',
-    body: stringRequest(target),
-  };
-}
 
 describe('SingleProcessCoordinator on a real SQLite store', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: Store;
-  let coordinator: SingleProcessCoordinator;
-  const errors: unknown[] = [];
+  let errors: unknown[];
 
   beforeEach(async () => {
     dir = tempDir();
     store = await openStore({ sqlitePath: join(dir.path, 'conveyor.db') });
-    coordinator = new SingleProcessCoordinator(store);
-    errors.length = 0;
+    errors = [];
   });
-
   afterEach(async () => {
     await store.close();
     dir.remove();
   });
 
-  const queues = () => coordinator.productionQueues({ namespace: 'USER', log: new EventLog(store, 'USER', (e) => errors.push(e)), onError: (e) => errors.push(e) });
+  const queues = (coordinator: SingleProcessCoordinator) =>
+    coordinator.productionQueues({ namespace: 'USER', log: new EventLog(store, 'USER', (e) => errors.push(e)), onError: (e) => errors.push(e) });
 
-  it('is what coordinatorFor picks for a store that cannot be shared', () => {
+  it('is what coordinatorFor picks for a store only one server uses', () => {
     expect(coordinatorFor(store, { onError: (e) => errors.push(e) })).toBeInstanceOf(SingleProcessCoordinator);
   });
 
-  it('is the only live node, holds every lease, runs exclusive work directly and tells nobody', async () => {
+  it('is the only live node: every lease is its own, exclusive work runs at once, and a shutdown stops its productions', async () => {
+    const coordinator: Coordinator = new SingleProcessCoordinator(store);
+    await coordinator.start();
     const [self] = await coordinator.liveNodes();
-    expect(await coordinator.liveNodes()).toEqual([expect.objectContaining({ nodeId: coordinator.nodeId, pid: process.pid, silentMs: 0 })]);
-    expect(await coordinator.listNodes()).toEqual([expect.objectContaining({ nodeId: self!.nodeId })]);
-    expect(await coordinator.holdLease('poller:USER/P/Item', 1000)).toBe(true);
-    expect(await coordinator.holdLease('poller:USER/P/Item', 1000)).toBe(true);
-    expect(await coordinator.exclusively('lifecycle:USER', async () => 'ran')).toBe('ran');
-    await expect(coordinator.exclusively('lifecycle:USER', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    const heard: unknown[] = [];
-    coordinator.listen((event) => heard.push(event));
-    coordinator.announce({ type: 'wake', namespace: 'USER', target: 'Echo' });
-    expect(heard).toEqual([]);
+    expect(self).toMatchObject({ nodeId: 'local', pid: process.pid, silentMs: 0 });
+    expect(await coordinator.listNodes()).toHaveLength(1);
+    expect(await coordinator.holdLease('anything', 1000)).toBe(true);
+    expect(await coordinator.exclusively('start', async () => 'done')).toBe('done');
     expect(coordinator.productionsOutliveShutdown).toBe(false);
+    const unsubscribe = coordinator.listen(() => {
+      throw new Error('nobody else can send events');
+    });
+    coordinator.announce({ type: 'wake', namespace: 'USER', target: 'Op' });
+    unsubscribe();
+    await coordinator.stop();
   });
 
-  it('gives in-memory queues, and an id at once for a request whose row commits meanwhile', async () => {
-    const production = queues();
-    expect(production.create('Echo', 2)).toBeInstanceOf(WorkQueue);
-    const { id, accepted } = await production.insert(request('Echo'));
+  it('gives each item an in-memory queue and records a request, its id known before the row is committed', async () => {
+    const production = queues(new SingleProcessCoordinator(store));
+    expect(production.create('Op', 1)).toBeInstanceOf(WorkQueue);
+    const { id, accepted } = await production.insert(newMessage({ target: 'Op' }));
     await accepted;
-    expect((await store.messages.get('USER', id))?.status).toBe('queued');
+    expect(await store.messages.get('USER', id)).toMatchObject({ id, target: 'Op', status: 'queued' });
   });
 
-  it('puts back what a previous run left unfinished and discards children their unfinished parent sends again', async () => {
-    const [parent] = await store.messages.insert([request('Router')]);
-    const [child] = await store.messages.insert([request('Echo', parent!)]);
-    const [lone] = await store.messages.insert([request('Echo')]);
-    const hosts = new Map([
-      ['Router', { queue: new WorkQueue() }],
-      ['Echo', { queue: new WorkQueue() }],
+  it('on resume, requeues what an earlier run left unfinished and discards children their unfinished parent will send again', async () => {
+    const [parent] = await store.messages.insert([newMessage({ target: 'Proc', status: 'delivered' })]);
+    const [child, orphanTarget, done] = await store.messages.insert([
+      newMessage({ target: 'Op', parentId: parent!, sessionId: parent! }),
+      newMessage({ target: 'RemovedItem' }),
+      newMessage({ target: 'Op', status: 'completed' }),
     ]);
-    await queues().resume(hosts);
-    expect(hosts.get('Router')!.queue.peekOldest()?.id).toBe(parent);
-    expect(hosts.get('Echo')!.queue.depth).toBe(1);
-    expect(hosts.get('Echo')!.queue.peekOldest()?.id).toBe(lone);
+    const hosts = new Map([
+      ['Proc', { queue: new WorkQueue() }],
+      ['Op', { queue: new WorkQueue() }],
+    ]);
+    await queues(new SingleProcessCoordinator(store)).resume(hosts);
+    expect(hosts.get('Proc')!.queue.drain().map((m) => m.id)).toEqual([parent]);
+    expect(hosts.get('Op')!.queue.depth).toBe(0);
     expect(await store.messages.get('USER', child!)).toMatchObject({ status: 'discarded', error: 'Sent again by its parent after a restart' });
-    await expect.poll(async () => (await store.log.top('USER', 5)).map((e) => e.text)).toContain('Recovered 2 unfinished messages (1 superseded by their parent)');
+    expect((await store.messages.get('USER', orphanTarget!))?.status).toBe('queued');
+    expect((await store.messages.get('USER', done!))?.status).toBe('completed');
+    const [entry] = await eventually(async () => {
+      const entries = await store.log.search('USER', { text: 'Recovered', limit: 5 });
+      return entries.length > 0 ? entries : undefined;
+    }, 'the recovery log entry');
+    expect(entry?.text).toBe('Recovered 1 unfinished message (1 superseded by their parent)');
     expect(errors).toEqual([]);
+  });
+
+  it('on resume with nothing unfinished, changes and logs nothing', async () => {
+    await store.messages.insert([newMessage({ status: 'completed' })]);
+    const hosts = new Map([['Op', { queue: new WorkQueue() }]]);
+    await queues(new SingleProcessCoordinator(store)).resume(hosts);
+    expect(hosts.get('Op')!.queue.depth).toBe(0);
+    await new EventLog(store, 'USER', (e) => errors.push(e)).writeNow('Info', 'marker');
+    expect((await store.log.top('USER', 10)).map((e) => e.text)).toEqual(['marker']);
   });
 });
