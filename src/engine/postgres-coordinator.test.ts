@@ -90,6 +90,17 @@ describePg('PostgresCoordinator', () => {
     expect(order).toEqual(['a in', 'a out', 'b']);
   });
 
+  it('keeps the lease of exclusive work that outlasts its time to live', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const long = a.exclusively('lifecycle:LONG', () => held, 10_000, 300);
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(await b.holdLease('lifecycle:LONG', 300)).toBe(false);
+    release();
+    await long;
+    expect(await b.holdLease('lifecycle:LONG', 300)).toBe(true);
+  });
+
   it('queues by claiming from the store, and puts back what a dead node held once its lease expired', async () => {
     const queues = a.productionQueues({ namespace: 'USER', log: new EventLog(store, 'USER', (e) => errors.push(e)), onError: (e) => errors.push(e) });
     const queue = queues.create('Echo', 1);

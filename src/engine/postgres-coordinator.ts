@@ -82,7 +82,8 @@ export class PostgresCoordinator implements Coordinator {
 
   /**
    * Runs `work` while holding the named lease, so no other node runs work under the same name at
-   * the same time. Waits (bounded) for a holder that is busy; a dead holder's lease expires.
+   * the same time. Waits (bounded) for a holder that is busy; the lease is renewed while `work`
+   * runs (a start may take long), and a dead holder's lease expires after `ttlMs`.
    */
   async exclusively<T>(name: string, work: () => Promise<T>, waitMs = 10_000, ttlMs = 30_000): Promise<T> {
     const deadline = Date.now() + waitMs;
@@ -90,9 +91,12 @@ export class PostgresCoordinator implements Coordinator {
       if (Date.now() > deadline) throw new ConveyorError('ERR_PRODUCTION_BUSY', `Another node is running a lifecycle command (${name}); try again`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const renewal = setInterval(() => void this.holdLease(name, ttlMs).catch(this.options.onError), ttlMs / 3);
+    renewal.unref();
     try {
       return await work();
     } finally {
+      clearInterval(renewal);
       await this.releaseLease(name).catch(this.options.onError);
     }
   }
