@@ -11,7 +11,7 @@ import { ConveyorError } from '../../core/errors.ts';
 import { newItem, newProduction, type ItemDefinition, type ProductionDefinition } from '../../core/production.ts';
 import type { MigrationRegistrations, Store } from '../../store/store.ts';
 import { defaultInterpreter } from '../../bridge/index.ts';
-import type { MigrationReport } from '../engine-api.ts';
+import type { MigrationReport } from '../namespace-operations.ts';
 import { runSettingsScript, type ScriptItem, type ScriptProduction } from './settings-script.ts';
 
 const missingLines = { classes: 'No classes to register', productions: 'No productions to register', schemas: 'No schemas to register' } as const;

@@ -16,7 +16,7 @@ import { hostname } from 'node:os';
 import { dirname, join, relative, sep, isAbsolute } from 'node:path';
 import { ConveyorError } from '../../core/errors.ts';
 import type { MigrationRegistrations, PackageSwap, Store } from '../../store/store.ts';
-import type { MigrationReport } from '../engine-api.ts';
+import type { MigrationReport } from '../namespace-operations.ts';
 import { prepareMigration, type MigrateOptions } from './migrate.ts';
 
 export interface PackageFile {
