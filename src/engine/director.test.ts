@@ -199,6 +199,20 @@ describe('Director', () => {
     await expect(d.component('start', 'Ghost')).rejects.toThrow(/Ghost/);
   });
 
+  it('a stop does not wait for an item start stuck in on_init: that start gives up', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    const d = await directorFor([newItem('Fine', 'Ok'), newItem('Late', 'HangInit', { enabled: false })]);
+    await d.start('Test.P');
+    const stuckStart = d.component('start', 'Late');
+    stuckStart.catch(() => undefined);
+    await eventually(() => made.length === 2 || undefined, 'the second worker to be starting');
+    // The on_init bound is 60 s; the stop (and this test, 5 s) must not wait for it.
+    await d.stop();
+    await expect(stuckStart).rejects.toThrow(/Item Late did not start: .*stopped while it started/);
+    expect(made[1]?.killed).toBe(true);
+    expect(d.reportedStatus()).toBe('stopped');
+  });
+
   it('shutdown ends within its budget even when a command under way holds the order', async () => {
     classes.set('HangInit', { kind: 'operation', hang: { init: true } });
     classes.set('Hang', { kind: 'operation', hang: { stop: true, message: true } });

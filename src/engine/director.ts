@@ -144,6 +144,9 @@ export class Director {
 
   /** Stops the production; past `limitMs` the stop escalates to a kill (as IRIS does). */
   stop(limitMs = this.stopTimeoutMs): Promise<void> {
+    // A command under way may be waiting on an on_init (a start, an item restart): it gives up now,
+    // so this stop need not wait for it.
+    this.live?.abortStarting();
     return this.serial(async () => {
       const running = this.requireRunning('stop');
       const { left, how } = await this.stopLocal(running, limitMs);
@@ -173,6 +176,7 @@ export class Director {
   }
 
   restart(): Promise<void> {
+    this.live?.abortStarting();
     return this.serial(async () => {
       const name = this.requireRunning('restart').name;
       await this.restartLocal();

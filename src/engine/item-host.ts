@@ -68,6 +68,8 @@ export class ItemHost {
   private readonly retry: RetryPolicy;
   /** Bumped by stop, kill and fail: a start still under way sees it and ends what it launched. */
   private generation = 0;
+  /** Instances running on_tear_down: a kill (a stop that ran out of time) ends them too. */
+  private readonly tearingDown = new Set<ComponentInstance>();
 
   constructor(
     private readonly router: MessageRouter,
@@ -159,6 +161,7 @@ export class ItemHost {
     // A kill ends each job at once (endJob awaits only on 'stop'): nothing to wait for.
     for (const job of this.jobs) void this.endJob(job, 'kill');
     this.jobs = [];
+    for (const instance of this.tearingDown) instance.kill();
   }
 
   /**
@@ -170,6 +173,11 @@ export class ItemHost {
     this.state = 'error';
     this.error = reason;
     this.router.log.write('Error', reason, { configName: this.name });
+  }
+
+  /** A stop of the production is waiting: jobs still starting (in on_init) give up now and are ended. */
+  abortStarting(): void {
+    for (const job of this.jobs) if (!job.alive) job.abortStart?.();
   }
 
   /** Whether a job is handling this message now. */
@@ -229,8 +237,18 @@ export class ItemHost {
     job.instance = null;
     job.abortStart?.();
     if (!instance) return;
-    if (how === 'kill') instance.kill();
-    else await instance.stop(this.options.graceMs).catch(() => instance.kill());
+    if (how === 'kill') {
+      instance.kill();
+      return;
+    }
+    this.tearingDown.add(instance);
+    try {
+      await instance.stop(this.options.graceMs);
+    } catch {
+      instance.kill();
+    } finally {
+      this.tearingDown.delete(instance);
+    }
   }
 
   /** Brings a dead job back; waits a little between failed attempts so a broken component does not spin. */

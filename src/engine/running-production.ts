@@ -246,6 +246,11 @@ export class RunningProduction implements MessageRouter {
     this.finish('killed');
   }
 
+  /** A stop is waiting: items still starting (a start or an item restart in on_init) give up now. */
+  abortStarting(): void {
+    for (const host of this.hosts.values()) host.abortStarting();
+  }
+
   /** Whether kill() ended this production (a command still under way must not go on with it). */
   get killed(): boolean {
     return this.wasKilled;

@@ -89,9 +89,10 @@ describe('stuck calls never freeze the control plane', () => {
 
   it('a test call that gets no reply times out, ends the worker and puts the item in error', async () => {
     const before = await lastLogId(server);
-    const reply = await answersWithin(30_000, 'test with a 2 s timeout', test({ target: 'Gate', classname: 'stuck_msg.Ping', body: { text: 'never' }, timeout: 2 }));
+    // 8 s: long enough for the Gate to take the message even on a loaded machine (then it is stuck on it).
+    const reply = await answersWithin(60_000, 'test with an 8 s timeout', test({ target: 'Gate', classname: 'stuck_msg.Ping', body: { text: 'never' }, timeout: 8 }));
     expect(reply.status).toBe(500);
-    expect(errorOf(reply)).toMatch(/Gate did not answer test message \d+ within 2000 ms/);
+    expect(errorOf(reply)).toMatch(/Gate did not answer test message \d+ within 8000 ms; its worker was ended/);
     const entries = await logSince(server, before);
     expect(entries.some((e) => e.type === 'Error' && e.config_name === 'Gate' && /did not answer/.test(e.text))).toBe(true);
     const refused = await answersWithin(refusal, 'test to the item in error', test({ target: 'Gate', restart: false }));
