@@ -3,8 +3,12 @@
  * old or new, never a mix, nothing left behind. And the old code keeps running while a new package
  * is being validated, and after it is rejected.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { prepareMigration } from '../../src/engine/migration/migrate.ts';
+import { openStore } from '../../src/store/open-store.ts';
 import { startServerProcess } from '../support/server-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { reportFigures, SeededRandom, sleep } from './support/fault-run.ts';
@@ -55,5 +59,45 @@ describe('a migration that is rejected', () => {
     }
     const seen = await observe(home, join(home, 'packages', 'USER', 'python'));
     expect(singleVersion(seen, true), JSON.stringify(seen)).toBe('v1');
+  }, 120_000);
+});
+
+describe('a migration interrupted between its steps', () => {
+  const dir = tempDir('conveyor-fault-interrupted-');
+  afterAll(() => dir.remove());
+
+  /** What a kill leaves after staging v2 (and, when `committed`, after its commit): the state the next start must settle. */
+  async function interrupt(home: string, committed: boolean): Promise<void> {
+    const folder = join(home, 'packages', 'USER');
+    const id = committed ? 'killed-after-commit' : 'killed-before-commit';
+    const staging = join(folder, `.python.staged-${id}`);
+    const store = await openStore({ sqlitePath: join(home, 'conveyor.db') });
+    try {
+      await store.settingsMigrations.stageSwap({ id, owner: `${hostname()}:${home}`, folder, packageName: 'python', staging });
+      await mkdir(join(staging, 'python'), { recursive: true });
+      for (const file of packageFiles(2)) await writeFile(join(staging, 'python', file.name), file.data);
+      if (committed) {
+        const prepared = await prepareMigration(join(staging, 'python', 'settings.py'));
+        await store.settingsMigrations.commit('USER', prepared.registrations, id);
+      }
+    } finally {
+      await store.close();
+    }
+  }
+
+  it.each([
+    ['before its commit', false, 'discarded', 'v1'],
+    ['after its commit', true, 'finished', 'v2'],
+  ] as const)('is settled at the next start when killed %s', async (_when, committed, outcome, version) => {
+    const home = join(dir.path, outcome);
+    const first = await startServerProcess(home);
+    expect((await first.local('PUT', '/api/iop/migrate', { package: 'python', body: packageFiles(1) })).status).toBe(200);
+    await first.kill('SIGTERM');
+    await interrupt(home, committed);
+    const second = await startServerProcess(home);
+    await second.kill('SIGTERM');
+    expect(second.output()).toContain(`Recovered the interrupted migration of ${join(home, 'packages', 'USER', 'python')}: ${outcome}`);
+    const seen = await observe(home, join(home, 'packages', 'USER', 'python'));
+    expect(singleVersion(seen, true), JSON.stringify(seen)).toBe(version);
   }, 120_000);
 });
