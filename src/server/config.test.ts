@@ -40,3 +40,19 @@ describe('TLS and login settings', () => {
     expect(() => loadConfig({ home })).toThrow('loginLockoutMs must be a whole number of at least 1, got 0');
   });
 });
+
+describe('shutdown time', () => {
+  it('defaults to 20 s; conveyor.yaml, CONVEYOR_SHUTDOWN_TIMEOUT_MS and the flag override it in that order', () => {
+    expect(loadConfig({ home }).shutdownTimeoutMs).toBe(20_000);
+    writeFileSync(join(home, 'conveyor.yaml'), 'shutdownTimeoutMs: 5000\n');
+    expect(loadConfig({ home }).shutdownTimeoutMs).toBe(5_000);
+    process.env['CONVEYOR_SHUTDOWN_TIMEOUT_MS'] = '7000';
+    expect(loadConfig({ home }).shutdownTimeoutMs).toBe(7_000);
+    expect(loadConfig({ home, shutdownTimeoutMs: 9_000 }).shutdownTimeoutMs).toBe(9_000);
+  });
+
+  it('refuses a value that is not a number of milliseconds above 0', () => {
+    expect(() => loadConfig({ home, shutdownTimeoutMs: 0 })).toThrow('shutdownTimeoutMs must be a number of milliseconds above 0, got 0');
+    expect(() => loadConfig({ home, shutdownTimeoutMs: Number('soon') })).toThrow('shutdownTimeoutMs must be a number of milliseconds above 0, got NaN');
+  });
+});
