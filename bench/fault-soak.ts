@@ -2,7 +2,7 @@
  * The long kill -9 soak: the fault suites of test/fault with many more kills. Prints each suite's
  * figures (seed, faults injected, checked, lost, duplicated); exits 1 when anything was lost or a
  * change was left half done. Not part of `npm run bench` (it measures correctness, not speed).
- *   node --import tsx bench/fault-soak.ts [--kills=N] [--only=stream,definition,migration,cluster] [--seed=S]
+ *   node --import tsx bench/fault-soak.ts [--kills=N] [--only=stream,definition,migration,lookups,cluster] [--seed=S]
  * `cluster` needs PG_URL (a database the soak may create a schema in); it is skipped without it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { adminQuery, dropSchema, pgUrl, uniqueSchema } from '../src/store/postgres/pg-test-support.ts';
 import { clusterClaimFaults } from '../test/fault/scenarios/cluster-claim.ts';
 import { definitionUpdateFaults } from '../test/fault/scenarios/definition-update.ts';
+import { lookupImportFaults } from '../test/fault/scenarios/lookup-import.ts';
 import { messageStreamFaults } from '../test/fault/scenarios/message-stream.ts';
 import { migrationFaults } from '../test/fault/scenarios/migration.ts';
 import { reportFigures, SeededRandom, type FaultFigures } from '../test/fault/support/fault-run.ts';
@@ -18,7 +19,7 @@ import { reportFigures, SeededRandom, type FaultFigures } from '../test/fault/su
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const kills = Number(option('kills') ?? 20);
 const seedText = option('seed');
-const suites = ['stream', 'definition', 'migration', 'cluster'] as const;
+const suites = ['stream', 'definition', 'migration', 'lookups', 'cluster'] as const;
 const only = option('only')?.split(',') ?? [...suites];
 const unknown = only.filter((name) => !(suites as readonly string[]).includes(name));
 if (!Number.isInteger(kills) || kills < 1 || unknown.length > 0) {
@@ -30,6 +31,7 @@ const runs: Record<(typeof suites)[number], (dir: string, random: SeededRandom) 
   stream: (dir, random) => messageStreamFaults({ dir, random, kills }),
   definition: (dir, random) => definitionUpdateFaults({ dir, random, kills }),
   migration: (dir, random) => migrationFaults({ dir, random, kills }),
+  lookups: (dir, random) => lookupImportFaults({ dir, random, kills }),
   cluster: async (dir, random) => {
     const schema = uniqueSchema('soak');
     try {
