@@ -71,7 +71,12 @@ describe('stuck calls never freeze the control plane', () => {
     const unknown = await answersWithin(refusal, 'test with an unknown class', test({ target: 'Echo', classname: 'stuck_msg.Nope', restart: false }));
     expect(unknown.status).toBe(500);
     expect(errorOf(unknown)).toMatch(/stuck_msg\.Nope/);
-    const entries = await logSince(server, before);
+    // The event log is written in batches: wait for an entry written after the refusal, then look.
+    expect((await call('POST', '/component/restart', { component: 'Echo' })).status).toBe(200);
+    const entries = await eventually(async () => {
+      const all = await logSince(server, before);
+      return all.some((e) => e.config_name === 'Echo' && /Item Echo started/.test(e.text)) ? all : undefined;
+    }, 'the restart of Echo in the event log');
     expect(entries.filter((e) => e.config_name === 'Echo' && e.type === 'Error')).toEqual([]);
   });
 
@@ -93,8 +98,8 @@ describe('stuck calls never freeze the control plane', () => {
     const reply = await answersWithin(60_000, 'test with an 8 s timeout', test({ target: 'Gate', classname: 'stuck_msg.Ping', body: { text: 'never' }, timeout: 8 }));
     expect(reply.status).toBe(500);
     expect(errorOf(reply)).toMatch(/Gate did not answer test message \d+ within 8000 ms; its worker was ended/);
-    const entries = await logSince(server, before);
-    expect(entries.some((e) => e.type === 'Error' && e.config_name === 'Gate' && /did not answer/.test(e.text))).toBe(true);
+    // The event log is written in batches: the entry may land just after the reply.
+    await eventually(async () => (await logSince(server, before)).some((e) => e.type === 'Error' && e.config_name === 'Gate' && /did not answer/.test(e.text)) || undefined, 'the Error entry of the Gate');
     const refused = await answersWithin(refusal, 'test to the item in error', test({ target: 'Gate', restart: false }));
     expect(errorOf(refused)).toMatch(/Gate.*in error/);
   });
