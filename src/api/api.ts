@@ -16,7 +16,6 @@ import { frameworkErrorReply, installErrorReplies, installJsonParser } from './e
 import { registerMetrics } from './metrics.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
-import type { PortalEngine } from './portal-engine.ts';
 import { resolveApiOptions, type ApiOptions } from './options.ts';
 import { RouteCatalog } from './route-catalog.ts';
 import { registerSpecRoutes } from './spec-routes.ts';
@@ -74,8 +73,8 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
 
   const catalog = new RouteCatalog();
   catalogs.set(app, catalog);
-  // Without an explicit compiler, DTL classes go to the engine's DTL service when it has one.
-  const compiler = resolved.classCompiler ?? transformCompiler(() => (options.engine as PortalEngine).dtl);
+  // Without an explicit compiler, DTL classes become transforms of the engine's DTL.
+  const compiler = resolved.classCompiler ?? transformCompiler(options.engine);
   const documents = new ClassDocumentStore(resolved.documentsDir, compiler);
   const { engine } = resolved;
 

@@ -7,8 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ClassBinding } from '../core/components.ts';
 import * as contract from '../core/contract/component-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
-import { requestNamespace } from './request-input.ts';
+import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
+import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
 
@@ -17,16 +17,16 @@ function kindOf(binding: ClassBinding | undefined): 'service' | 'process' | 'ope
   return kind === 'service' || kind === 'process' || kind === 'operation' ? kind : 'component';
 }
 
-export function registerComponentRoutes(root: FastifyInstance, engine: EngineApi, catalog: RouteCatalog | null): void {
+export function registerComponentRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
   const scope = contractScope(root);
   const actions = [
-    { declaration: contract.componentStart, status: 'started', run: (ns: string, item: string) => engine.componentStart(ns, item) },
-    { declaration: contract.componentStop, status: 'stopped', run: (ns: string, item: string) => engine.componentStop(ns, item) },
-    { declaration: contract.componentRestart, status: 'restarted', run: (ns: string, item: string) => engine.componentRestart(ns, item) },
+    { declaration: contract.componentStart, status: 'started', run: (ns: NamespaceOperations, item: string) => ns.components.start(item) },
+    { declaration: contract.componentStop, status: 'stopped', run: (ns: NamespaceOperations, item: string) => ns.components.stop(item) },
+    { declaration: contract.componentRestart, status: 'restarted', run: (ns: NamespaceOperations, item: string) => ns.components.restart(item) },
   ] as const;
   for (const { declaration, status, run } of actions) {
     serve(scope, catalog, declaration, async (request) => {
-      const namespace = await requestNamespace(request, engine);
+      const namespace = await namespaceOf(request, engine);
       const component = given(request.body.component) ?? given(request.body.item);
       if (component === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
       await run(namespace, component);
@@ -35,9 +35,9 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineApi
   }
 
   serve(scope, catalog, contract.queues, async (request) => {
-      const namespace = await requestNamespace(request, engine);
-      const definition = await engine.getDefinition(namespace, given(request.query.production));
-      const [depths, status] = await Promise.all([engine.queues(namespace), engine.status(namespace)]);
+      const namespace = await namespaceOf(request, engine);
+      const definition = await namespace.getDefinition(given(request.query.production));
+      const [depths, status] = await Promise.all([namespace.queues(), namespace.status()]);
       const running = status.status === 'running' && status.production === definition.name;
       const byTarget = new Map(depths.map((depth) => [depth.target, depth]));
       const items = definition.items.map((item) => {
@@ -54,9 +54,9 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineApi
   });
 
   serve(scope, catalog, contract.connections, async (request) => {
-      const namespace = await requestNamespace(request, engine);
-      const definition = await engine.getDefinition(namespace, given(request.query.production));
-      const [edges, bindings] = await Promise.all([engine.connections(namespace), engine.classes(namespace)]);
+      const namespace = await namespaceOf(request, engine);
+      const definition = await namespace.getDefinition(given(request.query.production));
+      const [edges, bindings] = await Promise.all([namespace.connections(), namespace.classes()]);
       const bindingByName = new Map(bindings.map((binding) => [binding.name, binding]));
       const itemNames = new Set(definition.items.map((item) => item.name));
       const warnings: string[] = [];

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as contract from '../core/contract/document-routes.ts';
 import { formatTimestampMs } from '../core/time.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import type { ClassDocumentStore } from './class-documents.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
@@ -18,9 +18,9 @@ function atelierReply(errors: string[], consoleLines: string[], result: Record<s
   };
 }
 
-async function pathNamespace(engine: EngineApi, params: { namespace: string }): Promise<string> {
-  await engine.assertNamespace(params.namespace);
-  return params.namespace;
+/** The namespace of the path, checked (an unknown one is an error naming it). */
+async function pathNamespace(engine: EngineOperations, params: { namespace: string }): Promise<string> {
+  return (await engine.namespace(params.namespace)).name;
 }
 
 /** The document text: `content` lines joined by newlines, or base64 chunks when `enc` is true. */
@@ -32,7 +32,7 @@ function category(name: string): string {
   return name.split('.').pop()?.toUpperCase() ?? '';
 }
 
-export function registerDocumentRoutes(root: FastifyInstance, engine: EngineApi, documents: ClassDocumentStore, catalog: RouteCatalog | null): void {
+export function registerDocumentRoutes(root: FastifyInstance, engine: EngineOperations, documents: ClassDocumentStore, catalog: RouteCatalog | null): void {
   const scope = contractScope(root);
 
   serve(scope, catalog, contract.putDocument, async (request, reply) => {

@@ -8,7 +8,7 @@ import { testBodyLimit } from '../core/contract/spec-routes.ts';
 import type { LogEntry } from '../core/log.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import { formatTimestamp } from '../core/time.ts';
-import type { ProductionSummary } from '../engine/engine-api.ts';
+import type { ProductionSummary } from '../engine/namespace-operations.ts';
 
 const listStatus: Record<ReportedStatus, ListRecordJson['Status']> = { running: 'Running', stopped: 'Stopped', suspended: 'Suspended', troubled: 'Troubled', unknown: 'Unknown' };
 

@@ -5,7 +5,7 @@
  * series stays bounded.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { metrics } from '../core/contract/monitoring-routes.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
@@ -56,20 +56,21 @@ export class RequestDurations {
   }
 }
 
-async function renderEngine(engine: EngineApi, lines: string[]): Promise<void> {
+async function renderEngine(engine: EngineOperations, lines: string[]): Promise<void> {
   const processed: string[] = [];
   const failed: string[] = [];
   const queued: string[] = [];
   const inFlight: string[] = [];
   const running: string[] = [];
   for (const namespace of await engine.namespaces()) {
-    const [depths, status, counts] = await Promise.all([engine.queues(namespace), engine.status(namespace), engine.messageCounts?.(namespace) ?? Promise.resolve(null)]);
+    const handle = await engine.namespace(namespace);
+    const [depths, status, counts] = await Promise.all([handle.queues(), handle.status(), handle.messageCounts()]);
     for (const depth of depths) {
       queued.push(`conveyor_queue_depth${labels({ namespace, target: depth.target })} ${depth.queued}`);
       inFlight.push(`conveyor_queue_in_flight${labels({ namespace, target: depth.target })} ${depth.delivered}`);
     }
     if (status.production) running.push(`conveyor_production_running${labels({ namespace, production: status.production })} ${status.status === 'running' ? 1 : 0}`);
-    for (const count of counts ?? []) {
+    for (const count of counts) {
       processed.push(`conveyor_messages_processed_total${labels({ namespace, item: count.item })} ${count.processed}`);
       failed.push(`conveyor_messages_failed_total${labels({ namespace, item: count.item })} ${count.failed}`);
     }
@@ -85,7 +86,7 @@ async function renderEngine(engine: EngineApi, lines: string[]): Promise<void> {
 }
 
 /** Registers `GET /metrics` on the scope and starts timing every request of the app. */
-export function registerMetrics(app: FastifyInstance, scope: FastifyInstance, engine: EngineApi, catalog: RouteCatalog): RequestDurations {
+export function registerMetrics(app: FastifyInstance, scope: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog): RequestDurations {
   const durations = new RequestDurations();
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
     const route = request.routeOptions.url ?? 'unmatched';

@@ -8,21 +8,21 @@ import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
 import type { ResolvedApiOptions } from './options.ts';
 import { checkFiles, checkPackageName, checkRelativeName, resolveTargetFolder } from './package-upload.ts';
-import { requestNamespace } from './request-input.ts';
+import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
 import { isLocal } from './auth.ts';
 
-export function registerMigrateRoute(root: FastifyInstance, engine: EngineApi, options: ResolvedApiOptions, catalog: RouteCatalog | null): void {
+export function registerMigrateRoute(root: FastifyInstance, engine: EngineOperations, options: ResolvedApiOptions, catalog: RouteCatalog | null): void {
   serve(contractScope(root), catalog, spec.migrate, async (request, reply) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const body = request.body;
     const localPath = given(body.local_path);
     if (localPath !== undefined) {
-      const output = await migrateInPlace(engine, namespace, localPath, isLocal(request.raw));
+      const output = await migrateInPlace(namespace, localPath, isLocal(request.raw));
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ output }));
     }
     const packageName = given(body.package);
@@ -37,10 +37,10 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineApi, o
         hint: 'Upload the folder holding settings.py, or name the entry file with settings_file',
       });
     }
-    const folder = await resolveTargetFolder(given(body.remote_folder), options.packagesDir(namespace), options.allowedRoots);
+    const folder = await resolveTargetFolder(given(body.remote_folder), options.packagesDir(namespace.name), options.allowedRoots);
     // Staged, validated, then switched in: all or nothing across kill -9 (src/engine/migration/package-swap.ts).
-    const report = await engine.migratePackage(namespace, { folder, packageName, files, settingsFile });
-    request.log.info({ namespace, package: packageName, folder, files: files.length, output: report.output }, 'package migrated');
+    const report = await namespace.migratePackage({ folder, packageName, files, settingsFile });
+    request.log.info({ namespace: namespace.name, package: packageName, folder, files: files.length, output: report.output }, 'package migrated');
     return reply.code(200).type('application/json; charset=utf-8').send('');
   });
 }
@@ -50,12 +50,12 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineApi, o
  * migrate a settings.py where it lies. Only over the home's Unix socket: a remote caller could
  * otherwise make the server import any Python file on its disk.
  */
-async function migrateInPlace(engine: EngineApi, namespace: string, localPath: string, local: boolean): Promise<string[]> {
+async function migrateInPlace(namespace: NamespaceOperations, localPath: string, local: boolean): Promise<string[]> {
   if (!local) {
     throw new ConveyorError('ERR_FORBIDDEN', 'local_path is accepted only over the server\'s local socket', { hint: 'Upload the package instead (package and body)' });
   }
   if (!isAbsolute(localPath)) throw new ConveyorError('ERR_INVALID_INPUT', `local_path must be an absolute path, got ${localPath}`);
   const info = await stat(localPath).catch(() => null);
   if (!info?.isFile()) throw new ConveyorError('ERR_INVALID_INPUT', `The settings file ${localPath} does not exist`);
-  return (await engine.migrate(namespace, localPath)).output;
+  return (await namespace.migrate(localPath)).output;
 }

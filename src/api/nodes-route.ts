@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { nodes } from '../core/contract/component-routes.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
-export function registerNodesRoute(root: FastifyInstance, engine: EngineApi, catalog: RouteCatalog | null): void {
+export function registerNodesRoute(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
   serve(contractScope(root), catalog, nodes, async () => {
-    const found = (await engine.nodes?.()) ?? [];
+    const found = await engine.nodes();
     return { nodes: found.map((node) => ({ node_id: node.nodeId, host: node.host, pid: node.pid, self: node.self, silent_ms: Math.round(node.silentMs) })) };
   });
 }

@@ -1,12 +1,12 @@
 /** The options of the API, their documented defaults, and the context its route modules share. */
 import type { FastifyBaseLogger } from 'fastify';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import type { ClassDocumentCompiler } from './class-documents.ts';
 import type { LoginThrottleLimits } from './login-throttle.ts';
 import type { UserDirectory } from './users.ts';
 
 export interface ApiOptions {
-  engine: EngineApi;
+  engine: EngineOperations;
   users: UserDirectory;
   /** Where the spec routes are mounted (also answered under `{apiPrefix}/v1`). Default `/api/iop`. */
   apiPrefix?: string;

@@ -2,15 +2,14 @@
  * The portal's DTL routes (declared in src/core/contract/dtl-routes.ts): transforms (list, get with
  * history, put, delete, compile, run), schemas (list, get, tree, import, delete) and lookup tables
  * (list, get, put, delete, and import / export in the IRIS lookup-table XML format; `GET
- * /lookups/export` hides a table named `export`). They call the engine's DTL service; without one
- * they answer 501 (ERR_NOT_AVAILABLE).
+ * /lookups/export` hides a table named `export`). They call the DTL of the request's namespace.
  */
 import type { FastifyInstance } from 'fastify';
 import * as dtlRoutes from '../core/contract/dtl-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import { parseLookupTableXml, parseTestEnvelope, serializeLookupTableXml } from '../dtl/index.ts';
-import type { DtlService, PortalEngine } from './portal-engine.ts';
-import { requestNamespace, type NamespaceCarrier } from './request-input.ts';
+import type { DtlOperations, EngineOperations } from '../engine/namespace-operations.ts';
+import { namespaceOf, type NamespaceCarrier } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
 
@@ -32,46 +31,43 @@ function parseSchemaText(text: string): unknown {
   }
 }
 
-export function registerPortalDtlRoutes(root: FastifyInstance, engine: PortalEngine, catalog: RouteCatalog | null, service: (what: string) => DtlService): void {
+export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
   const scope = contractScope(root);
-  /** The DTL service and the namespace of a request. */
-  const context = async (request: NamespaceCarrier): Promise<[DtlService, string]> => {
-    const namespace = await requestNamespace(request, engine);
-    return [service('DTL transforms, schemas and lookup tables'), namespace];
-  };
+  /** The DTL of the request's namespace. */
+  const dtlOf = async (request: NamespaceCarrier): Promise<DtlOperations> => (await namespaceOf(request, engine)).dtl;
 
   serve(scope, catalog, dtlRoutes.listTransforms, async (request) => {
-    const [dtl, ns] = await context(request);
-    return { transforms: await dtl.listTransforms(ns) };
+    const dtl = await dtlOf(request);
+    return { transforms: await dtl.listTransforms() };
   });
 
   serve(scope, catalog, dtlRoutes.getTransform, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const { name } = request.params;
-    const transform = await dtl.getTransform(ns, name, request.query.version);
-    const history = await dtl.transformHistory(ns, name);
+    const transform = await dtl.getTransform(name, request.query.version);
+    const history = await dtl.transformHistory(name);
     return { ...transform, history: history.map(({ version, updatedAt }) => ({ version, updatedAt })) };
   });
 
   serve(scope, catalog, dtlRoutes.putTransform, async (request) => {
-    const [dtl, ns] = await context(request);
-    return dtl.putTransform(ns, request.params.name, request.body.source);
+    const dtl = await dtlOf(request);
+    return dtl.putTransform(request.params.name, request.body.source);
   });
 
   serve(scope, catalog, dtlRoutes.deleteTransform, async (request) => {
-    const [dtl, ns] = await context(request);
-    await dtl.deleteTransform(ns, request.params.name);
+    const dtl = await dtlOf(request);
+    await dtl.deleteTransform(request.params.name);
     return { deleted: request.params.name };
   });
 
   serve(scope, catalog, dtlRoutes.compileTransform, async (request) => {
-    const [dtl, ns] = await context(request);
-    const diagnostics = await dtl.compileTransform(ns, request.body.source);
+    const dtl = await dtlOf(request);
+    const diagnostics = await dtl.compileTransform(request.body.source);
     return { ok: !diagnostics.some((d) => d.severity === 'error'), diagnostics };
   });
 
   serve(scope, catalog, dtlRoutes.runTransform, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const { json, envelope } = request.body;
     const name = given(request.body.name);
     const source = given(request.body.source);
@@ -79,79 +75,79 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: PortalEng
     if (!('json' in request.body) && envelope === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'json (the source message as a JSON value) or envelope (the test envelope XML) is required');
     const input = envelope === undefined ? json : parseTestEnvelope(envelope, 'test envelope');
     const classname = given(request.body.classname);
-    return dtl.runTransform(ns, source ? { source } : { name }, { json: input, ...(classname ? { classname } : {}) });
+    return dtl.runTransform(source ? { source } : { name }, { json: input, ...(classname ? { classname } : {}) });
   });
 
   serve(scope, catalog, dtlRoutes.listSchemas, async (request) => {
-    const [dtl, ns] = await context(request);
-    return { schemas: await dtl.listSchemas(ns) };
+    const dtl = await dtlOf(request);
+    return { schemas: await dtl.listSchemas() };
   });
 
   serve(scope, catalog, dtlRoutes.getSchema, async (request) => {
-    const [dtl, ns] = await context(request);
-    return dtl.getSchema(ns, request.params.name);
+    const dtl = await dtlOf(request);
+    return dtl.getSchema(request.params.name);
   });
 
   serve(scope, catalog, dtlRoutes.schemaTree, async (request) => {
-    const [dtl, ns] = await context(request);
-    return { fields: await dtl.schemaTree(ns, request.params.name) };
+    const dtl = await dtlOf(request);
+    return { fields: await dtl.schemaTree(request.params.name) };
   });
 
   serve(scope, catalog, dtlRoutes.importSchema, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const { package: pkg, name, schema } = request.body;
     const path = given(request.body.path);
     if (pkg === '') throw new ConveyorError('ERR_INVALID_INPUT', 'package is required: the package (category) of the schema');
     if (name === '') throw new ConveyorError('ERR_INVALID_INPUT', 'name is required: the name the schema is selectable under');
     if (path === undefined && (schema === undefined || schema === null)) throw new ConveyorError('ERR_INVALID_INPUT', 'Give schema (the JSON Schema document) or path (a JSON Schema file on the server)');
-    await dtl.importSchema(ns, { package: pkg, name, ...(path !== undefined ? { path } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }) });
+    await dtl.importSchema({ package: pkg, name, ...(path !== undefined ? { path } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }) });
     return { imported: name, package: pkg };
   });
 
   serve(scope, catalog, dtlRoutes.deleteSchema, async (request) => {
-    const [dtl, ns] = await context(request);
-    await dtl.deleteSchema(ns, request.params.name);
+    const dtl = await dtlOf(request);
+    await dtl.deleteSchema(request.params.name);
     return { deleted: request.params.name };
   });
 
   serve(scope, catalog, dtlRoutes.listLookups, async (request) => {
-    const [dtl, ns] = await context(request);
-    return { tables: await dtl.lookupTables(ns) };
+    const dtl = await dtlOf(request);
+    return { tables: await dtl.lookupTables() };
   });
 
   serve(scope, catalog, dtlRoutes.getLookup, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const table = request.params.name;
-    return { table, entries: await dtl.getLookup(ns, table) };
+    return { table, entries: await dtl.getLookup(table) };
   });
 
   serve(scope, catalog, dtlRoutes.putLookup, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const table = request.params.name;
     const entries = lookupEntries(request.body.entries);
-    await dtl.putLookup(ns, table, entries);
+    await dtl.putLookup(table, entries);
     return { table, entries: Object.keys(entries).length };
   });
 
   serve(scope, catalog, dtlRoutes.importLookups, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const tables = parseLookupTableXml(request.body.xml, 'lookup table import');
-    await dtl.putLookups(ns, tables);
+    await dtl.putLookups(tables);
     return { tables: Object.keys(tables), entries: Object.values(tables).reduce((sum, entries) => sum + Object.keys(entries).length, 0) };
   });
 
   serve(scope, catalog, dtlRoutes.exportLookups, async (request) => {
-    const [dtl, ns] = await context(request);
+    const dtl = await dtlOf(request);
     const wanted = given(request.query.table);
-    const names = wanted ? wanted.split(',').map((name) => name.trim()).filter(Boolean) : await dtl.lookupTables(ns);
+    const names = wanted ? wanted.split(',').map((name) => name.trim()).filter(Boolean) : await dtl.lookupTables();
     const tables: Record<string, Record<string, string>> = {};
-    for (const name of names) tables[name] = await dtl.getLookup(ns, name);
+    for (const name of names) tables[name] = await dtl.getLookup(name);
     return { xml: serializeLookupTableXml(tables) };
   });
 
   serve(scope, catalog, dtlRoutes.deleteLookup, async (request) => {
-    const [dtl, ns] = await context(request);
-    await dtl.deleteLookup(ns, request.params.name);
+    const dtl = await dtlOf(request);
+    await dtl.deleteLookup(request.params.name);
     return { deleted: request.params.name };
   });
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-replies.ts';
-import type { PortalEngine } from './portal-engine.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { registerPortalRoutes } from './portal-routes.ts';
 import type { RouteCatalog } from './route-catalog.ts';
 
@@ -25,7 +25,7 @@ export interface PortalMountOptions {
 }
 
 /** Call before `app.ready()` / `listen()`. */
-export async function mountPortal(app: FastifyInstance, engine: PortalEngine, options: PortalMountOptions = {}): Promise<void> {
+export async function mountPortal(app: FastifyInstance, engine: EngineOperations, options: PortalMountOptions = {}): Promise<void> {
   const apiPrefix = options.apiPrefix ?? '/api/iop';
   await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null), { prefix: apiPrefix });
   await app.register(async (scope) => registerPortalRoutes(scope, engine, null), { prefix: `${apiPrefix}/v1` });

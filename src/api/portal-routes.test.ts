@@ -10,7 +10,8 @@ import type { LogQuery, MessageFilter } from '../store/store.ts';
 import { FakeEngine } from '../../test/api/support/fake-engine.ts';
 import { installAuth } from './auth.ts';
 import { installErrorReplies, installJsonParser } from './error-replies.ts';
-import type { DtlService, PortalDiagnostic, PortalEngine } from './portal-engine.ts';
+import type { DtlDiagnostic } from '../dtl/index.ts';
+import type { FakeDtl } from '../../test/api/support/fake-namespace.ts';
 import { parseTime, registerPortalRoutes } from './portal-routes.ts';
 import { RouteCatalog } from './route-catalog.ts';
 import { UserDirectory, type Role } from './users.ts';
@@ -53,13 +54,13 @@ class PortalFakeEngine extends FakeEngine {
     this.lastLogQuery = query;
     return [...this.ns(namespace).log].reverse().filter((e) => (query.sessionId === undefined ? true : e.sessionId === query.sessionId)).slice(0, query.limit);
   }
-  dtl: DtlService = {
+  dtl: FakeDtl = {
     listTransforms: async () => [],
     getTransform: async (_ns, name) => { throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `No transform ${name}`); },
     transformHistory: async () => [],
     putTransform: async (_ns, name, source) => ({ name, source, version: 1, updatedAt: 0 }),
     deleteTransform: async () => undefined,
-    compileTransform: async (_ns, source): Promise<PortalDiagnostic[]> => (source.includes('<transform') ? [] : [{ line: 1, column: 1, severity: 'error', message: 'no <transform> root' }]),
+    compileTransform: async (_ns, source): Promise<DtlDiagnostic[]> => (source.includes('<transform') ? [] : [{ document: 'T', line: 1, column: 1, severity: 'error', message: 'no <transform> root' }]),
     runTransform: async (_ns, _t, input) => ({ target: input.json, targetClass: 'x', status: 'ok', errors: [], trace: [] }),
     listSchemas: async () => [],
     getSchema: async (_ns, name) => ({ name, category: 'p', schema: {} }),
@@ -86,7 +87,7 @@ const auth = (role: Role) => ({ authorization: `Basic ${Buffer.from(`${role}:${p
 let home: string;
 let users: UserDirectory;
 
-async function build(engine: PortalEngine): Promise<FastifyInstance> {
+async function build(engine: FakeEngine): Promise<FastifyInstance> {
   const app = Fastify();
   app.decorateRequest('user', undefined);
   installJsonParser(app);
@@ -222,14 +223,6 @@ describe('portal routes', () => {
     expect(run.json().error).toMatch(/json \(the source message as a JSON value\) or envelope \(the test envelope XML\) is required/);
     const schema = await app.inject({ method: 'POST', url: '/api/iop/schemas/import', headers: auth('admin'), payload: { package: 'p', name: 'n' } });
     expect(schema.json().error).toMatch(/Give schema .* or path/);
-  });
-
-  it('answers 501 for DTL routes when the engine has no DTL service', async () => {
-    const bare = await build(new FakeEngine());
-    const reply = await bare.inject({ url: '/api/iop/transforms', headers: auth('viewer') });
-    expect(reply.statusCode).toBe(501);
-    expect(reply.json()).toEqual({ error: "ERROR #NOT_AVAILABLE: This server's engine does not offer DTL transforms, schemas and lookup tables", code: 'ERR_NOT_AVAILABLE' });
-    expect((await bare.inject({ url: '/api/iop/log/search', headers: auth('viewer') })).statusCode).toBe(501);
   });
 });
 

@@ -12,8 +12,8 @@ import type { MessageFilter } from '../store/store.ts';
 import { exportJson, logEntryJson, testReply } from './engine-json.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { registerPortalDtlRoutes } from './portal-dtl-routes.ts';
-import type { PortalEngine } from './portal-engine.ts';
-import { requestNamespace } from './request-input.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
+import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
 
@@ -48,11 +48,6 @@ function messageFilter(query: MessageQuery): MessageFilter {
   return filter;
 }
 
-export function requireService<T>(service: T | undefined, what: string): T {
-  if (service === undefined) throw new ConveyorError('ERR_NOT_AVAILABLE', `This server's engine does not offer ${what}`);
-  return service;
-}
-
 /** Built-in and unregistered classes: read the kind from the IRIS naming habit. */
 function guessKind(classname: string): string {
   const lower = classname.toLowerCase();
@@ -62,7 +57,7 @@ function guessKind(classname: string): string {
   return 'component';
 }
 
-export function registerPortalRoutes(root: FastifyInstance, engine: PortalEngine, catalog: RouteCatalog | null): void {
+export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
   const scope = contractScope(root);
 
   serve(scope, catalog, portal.whoami, async (request) => ({
@@ -74,36 +69,35 @@ export function registerPortalRoutes(root: FastifyInstance, engine: PortalEngine
   serve(scope, catalog, portal.listNamespaces, async () => ({ namespaces: await engine.namespaces() }));
 
   serve(scope, catalog, portal.searchMessages, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const filter = messageFilter(request.query);
-    const messages = await engine.searchMessages(namespace, filter);
+    const messages = await namespace.messages.search(filter);
     const last = messages.at(-1);
     return { messages, next_before: messages.length === filter.limit && last ? last.id : null };
   });
 
-  serve(scope, catalog, portal.getMessage, async (request) => engine.getMessage(await requestNamespace(request, engine), request.params.id));
+  serve(scope, catalog, portal.getMessage, async (request) => (await namespaceOf(request, engine)).messages.get(request.params.id));
 
   serve(scope, catalog, portal.resendMessage, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    const id = await engine.resend(namespace, request.params.id, given(request.body.target));
-    const copy = await engine.getMessage(namespace, id);
+    const namespace = await namespaceOf(request, engine);
+    const id = await namespace.messages.resend(request.params.id, given(request.body.target));
+    const copy = await namespace.messages.get(id);
     return { id, session_id: copy.sessionId, target: copy.target };
   });
 
   serve(scope, catalog, portal.sessionTrace, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const session = request.params.id;
-    const messages = await engine.sessionTrace(namespace, session);
+    const messages = await namespace.messages.trace(session);
     if (messages.length === 0) throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `No message belongs to session ${session}`);
-    const log = engine.searchLog ? await engine.searchLog(namespace, { sessionId: session, limit: 1000 }) : [];
+    const log = await namespace.log.search({ sessionId: session, limit: 1000 });
     return { session, messages, log: log.map(logEntryJson).reverse() };
   });
 
   serve(scope, catalog, portal.searchLog, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    const search = requireService(engine.searchLog?.bind(engine), 'event-log search');
+    const namespace = await namespaceOf(request, engine);
     const { type, item, text, session, before, limit } = request.query;
-    const entries = await search(namespace, {
+    const entries = await namespace.log.search({
       limit: limit ?? defaultPage,
       ...(type ? { type } : {}),
       ...(given(item) ? { configName: item } : {}),
@@ -115,9 +109,9 @@ export function registerPortalRoutes(root: FastifyInstance, engine: PortalEngine
   });
 
   serve(scope, catalog, portal.items, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    const definition = await engine.getDefinition(namespace, given(request.query.production));
-    const [status, states, depths, edges, bindings] = await Promise.all([engine.status(namespace), engine.items(namespace), engine.queues(namespace), engine.connections(namespace), engine.classes(namespace)]);
+    const namespace = await namespaceOf(request, engine);
+    const definition = await namespace.getDefinition(given(request.query.production));
+    const [status, states, depths, edges, bindings] = await Promise.all([namespace.status(), namespace.items(), namespace.queues(), namespace.connections(), namespace.classes()]);
     const running = status.status === 'running' && status.production === definition.name;
     const stateOf = new Map(states.map((state) => [state.name, state]));
     const depthOf = new Map(depths.map((depth) => [depth.target, depth]));
@@ -146,29 +140,35 @@ export function registerPortalRoutes(root: FastifyInstance, engine: PortalEngine
   });
 
   serve(scope, catalog, portal.getDefinition, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    return exportJson(await engine.getDefinition(namespace, given(request.query.production)));
+    const namespace = await namespaceOf(request, engine);
+    return exportJson(await namespace.getDefinition(given(request.query.production)));
   });
 
   serve(scope, catalog, portal.putDefinition, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const sent = request.body.definition;
-    const existing = sent.name ? await engine.getDefinition(namespace, sent.name).catch(() => null) : null;
+    const existing = sent.name ? await namespace.getDefinition(sent.name).catch(() => null) : null;
     const definition = definitionFromJson(sent, existing);
-    await engine.putDefinition(namespace, definition);
+    await namespace.putDefinition(definition);
     return { production: definition.name, items: definition.items.length };
   });
 
   serve(scope, catalog, portal.testRun, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    const { target, classname, body, restart } = request.body;
+    const namespace = await namespaceOf(request, engine);
+    const { target, classname, body, restart, timeout } = request.body;
     if (target === '') throw new ConveyorError('ERR_INVALID_INPUT', 'target is required: the config name of the item to call');
     const chosenClass = given(classname);
-    const result = await engine.test(namespace, { target, ...(chosenClass ? { classname: chosenClass } : {}), ...(body !== undefined ? { body } : {}), restart: restart ?? false });
+    const result = await namespace.test({
+      target,
+      ...(chosenClass ? { classname: chosenClass } : {}),
+      ...(body !== undefined ? { body } : {}),
+      restart: restart ?? false,
+      ...(typeof timeout === 'number' ? { timeoutMs: timeout * 1000 } : {}),
+    });
     return { ...testReply(result.classname, result.body), session_id: result.sessionId, duration_ms: result.durationMs };
   });
 
-  serve(scope, catalog, portal.classes, async (request) => ({ classes: await engine.classes(await requestNamespace(request, engine)) }));
+  serve(scope, catalog, portal.classes, async (request) => ({ classes: await (await namespaceOf(request, engine)).classes() }));
 
-  registerPortalDtlRoutes(scope, engine, catalog, (what) => requireService(engine.dtl, what));
+  registerPortalDtlRoutes(scope, engine, catalog);
 }

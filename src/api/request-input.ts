@@ -1,9 +1,10 @@
 /**
  * The namespace of a request (spec rule 3): the body's `namespace` on POST and PUT when given and not
  * empty, else the query's, else USER. The route declarations put `namespace` in every query and every
- * JSON body, so both are already checked to be strings when this runs.
+ * JSON body that take one, so both are already checked to be strings when this runs. The namespace is
+ * resolved once per request into the engine's handle (`engine.namespace(name)`), which checks it.
  */
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
 
 export const defaultNamespace = 'USER';
 
@@ -25,11 +26,9 @@ export function chosenNamespace(request: NamespaceCarrier): string {
   return fromBody ?? namespaceIn(request.query) ?? defaultNamespace;
 }
 
-/** The request's namespace, checked against the engine: an unknown namespace is an error. */
-export async function requestNamespace(request: NamespaceCarrier, engine: EngineApi): Promise<string> {
-  const namespace = chosenNamespace(request);
-  await engine.assertNamespace(namespace);
-  return namespace;
+/** The handle of the request's namespace; an unknown namespace is an error naming it. */
+export function namespaceOf(request: NamespaceCarrier, engine: EngineOperations): Promise<NamespaceOperations> {
+  return engine.namespace(chosenNamespace(request));
 }
 
 /** How a wrong value is named in an error: `null`, `an array`, `a number`. */

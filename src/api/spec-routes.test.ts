@@ -197,7 +197,7 @@ describe('spec routes', () => {
         [{ target: 'Python.FileOperation', restart: 'yes' }, 400, /restart must be a boolean or null, not a string/],
         [{ target: 'Python.FileOperation', body: [1] }, 400, /body must be a string, an object or null, not an array/],
         [{ target: 'Python.FileOperation', classname: 3 }, 400, /classname must be a string or null, not a number/],
-        [{ target: 'Python.FileOperation', tagret: 'x' }, 400, /Unknown field tagret in the body of POST \/api\/iop\/test \(accepted: target, classname, body, restart, namespace\)/],
+        [{ target: 'Python.FileOperation', tagret: 'x' }, 400, /Unknown field tagret in the body of POST \/api\/iop\/test \(accepted: target, classname, body, restart, timeout, namespace\)/],
         [{ target: '' }, 500, /target is required/],
         [{ target: 'Nope' }, 500, /No item Nope/],
       ];

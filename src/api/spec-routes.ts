@@ -6,10 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
-import type { EngineApi } from '../engine/engine-api.ts';
+import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { exportJson, listRecord, logEntryJson, testReply } from './engine-json.ts';
 import type { ResolvedApiOptions } from './options.ts';
-import { requestNamespace } from './request-input.ts';
+import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
 /** A given text, or undefined for an absent, null or empty one (IoP's "not given"). */
@@ -17,76 +17,80 @@ export function given(value: string | null | undefined): string | undefined {
   return value === undefined || value === null || value === '' ? undefined : value;
 }
 
-export function registerSpecRoutes(root: FastifyInstance, engine: EngineApi, options: ResolvedApiOptions, catalog: RouteCatalog | null): void {
+export function registerSpecRoutes(root: FastifyInstance, engine: EngineOperations, options: ResolvedApiOptions, catalog: RouteCatalog | null): void {
   const scope = contractScope(root);
 
-  serve(scope, catalog, spec.version, async () => ({ version: options.version.version, description: options.version.description }));
+  serve(scope, catalog, spec.version, async (request) => {
+    // IoP's readiness probe sends ?namespace=…; like every namespace here, it must exist.
+    await namespaceOf(request, engine);
+    return { version: options.version.version, description: options.version.description };
+  });
 
   serve(scope, catalog, spec.status, async (request) => {
-    const { production, status } = await engine.status(await requestNamespace(request, engine));
+    const { production, status } = await (await namespaceOf(request, engine)).status();
     return { production, status };
   });
 
   serve(scope, catalog, spec.start, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    const production = await engine.start(namespace, given(request.body.production));
+    const namespace = await namespaceOf(request, engine);
+    const production = await namespace.start(given(request.body.production));
     return { status: 'started' as const, production };
   });
 
   serve(scope, catalog, spec.stop, async (request) => {
-    await engine.stop(await requestNamespace(request, engine));
+    await (await namespaceOf(request, engine)).stop();
     return { status: 'stopped' as const };
   });
   serve(scope, catalog, spec.kill, async (request) => {
-    await engine.kill(await requestNamespace(request, engine));
+    await (await namespaceOf(request, engine)).kill();
     return { status: 'killed' as const };
   });
   serve(scope, catalog, spec.restart, async (request) => {
-    await engine.restart(await requestNamespace(request, engine));
+    await (await namespaceOf(request, engine)).restart();
     return { status: 'restarted' as const };
   });
   serve(scope, catalog, spec.update, async (request) => {
-    await engine.update(await requestNamespace(request, engine));
+    await (await namespaceOf(request, engine)).update();
     return { status: 'updated' as const };
   });
 
   serve(scope, catalog, spec.list, async (request) => {
-    const summaries = await engine.list(await requestNamespace(request, engine));
+    const summaries = await (await namespaceOf(request, engine)).list();
     return Object.fromEntries(Object.entries(summaries).map(([name, summary]) => [name, listRecord(summary)]));
   });
 
-  serve(scope, catalog, spec.getDefault, async (request) => ({ production: await engine.getDefault(await requestNamespace(request, engine)) }));
+  serve(scope, catalog, spec.getDefault, async (request) => ({ production: await (await namespaceOf(request, engine)).getDefault() }));
 
   serve(scope, catalog, spec.setDefault, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const production = given(request.body.production);
     if (production === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'production is required: the name of the production to make the default');
-    await engine.setDefault(namespace, production);
+    await namespace.setDefault(production);
     return { production };
   });
 
   serve(scope, catalog, spec.log, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const sinceId = request.query.since_id;
     const top = Math.min(request.query.top ?? 10, options.maxTop);
-    const entries = sinceId === undefined ? await engine.logTop(namespace, top) : await engine.logSince(namespace, sinceId, options.maxTop);
+    const entries = sinceId === undefined ? await namespace.log.top(top) : await namespace.log.since(sinceId, options.maxTop);
     return entries.map(logEntryJson);
   });
 
   serve(scope, catalog, spec.exportProduction, async (request) => {
-    const namespace = await requestNamespace(request, engine);
-    return exportJson(await engine.getDefinition(namespace, given(request.query.production)));
+    const namespace = await namespaceOf(request, engine);
+    return exportJson(await namespace.getDefinition(given(request.query.production)));
   });
 
   serve(scope, catalog, spec.test, async (request) => {
-    const namespace = await requestNamespace(request, engine);
+    const namespace = await namespaceOf(request, engine);
     const { target, classname, body, restart, timeout } = request.body;
     if (target === '') throw new ConveyorError('ERR_INVALID_INPUT', 'target is required: the config name of the item to call');
     const chosenClass = given(classname);
     // The body: a JSON object or a text, default `{}`. A text is passed as is: the engine reads it as
     // JSON for Python classes and as the StringValue of string messages (`-B hello`).
     const message = body === undefined || body === null || body === '' ? {} : body;
-    const result = await engine.test(namespace, {
+    const result = await namespace.test({
       target,
       ...(chosenClass ? { classname: chosenClass } : {}),
       body: message,

@@ -1,30 +1,43 @@
 /**
- * The class-document compiler for DTL transform classes: stores the class text as a transform (the DTL
- * service parses the `XData DTL` block, validates it and keeps a new version) under the class name,
- * and turns its positioned diagnostics into compile errors `Name.cls line L:C: message`.
+ * The class-document compiler for DTL transform classes: stores the class text as a transform (the
+ * namespace's DTL parses the `XData DTL` block, validates it and keeps a new version) under the class
+ * name, and turns its positioned diagnostics into compile errors `Name.cls line L:C: message`.
  */
 import { isConveyorError } from '../core/errors.ts';
+import type { DtlOperations } from '../engine/namespace-operations.ts';
 import type { ClassDocumentCompiler } from './class-documents.ts';
-import type { DtlService, PortalDiagnostic } from './portal-engine.ts';
 
 /** `Demo.MyTransform.cls` → `Demo.MyTransform` */
 export function transformName(documentName: string): string {
   return documentName.replace(/\.cls$/i, '');
 }
 
-function diagnosticsOf(error: unknown): PortalDiagnostic[] {
-  const details = isConveyorError(error) ? error.details : undefined;
-  return Array.isArray(details) ? (details as PortalDiagnostic[]) : [];
+interface PositionedProblem {
+  line: number;
+  column: number;
+  severity: string;
+  message: string;
 }
 
-/** `dtl` is read at each compile, so an engine that gains its DTL service later is picked up. */
-export function transformCompiler(dtl: () => Pick<DtlService, 'putTransform'> | undefined): ClassDocumentCompiler {
+function isProblem(value: unknown): value is PositionedProblem {
+  return typeof value === 'object' && value !== null && 'line' in value && 'column' in value && 'severity' in value && 'message' in value;
+}
+
+function diagnosticsOf(error: unknown): PositionedProblem[] {
+  const details = isConveyorError(error) ? error.details : undefined;
+  return Array.isArray(details) ? details.filter(isProblem) : [];
+}
+
+/** What the compiler needs of the engine (EngineOperations fits it). */
+export interface TransformStore {
+  namespace(name: string): Promise<{ dtl: Pick<DtlOperations, 'putTransform'> }>;
+}
+
+export function transformCompiler(engine: TransformStore): ClassDocumentCompiler {
   return async (document) => {
-    const service = dtl();
     const name = transformName(document.name);
-    if (!service) return { console: [], errors: [`${document.name}: is a DTL transform, but this server's engine has no DTL service`] };
     try {
-      const stored = await service.putTransform(document.namespace, name, document.text);
+      const stored = await (await engine.namespace(document.namespace)).dtl.putTransform(name, document.text);
       return { console: [`${document.name}: compiled as transform ${name} (version ${stored.version})`], errors: [] };
     } catch (error) {
       const diagnostics = diagnosticsOf(error).filter((diagnostic) => diagnostic.severity === 'error');

@@ -1,7 +1,8 @@
 /**
- * An in-memory EngineApi for the API's unit tests (the edge of the unit): it keeps productions, a
+ * An in-memory engine for the API's unit tests (the edge of the unit): it keeps productions, a
  * default, a log and queues per namespace, refuses what the real engine refuses with the same error
- * codes, and records every call so tests can check which namespace a route used.
+ * codes, and records every call so tests can check which namespace a route used. The routes reach it
+ * through the façade (`namespace(name)`, fake-namespace.ts); tests call its methods directly.
  */
 import { ConveyorError } from '../../../src/core/errors.ts';
 import type { ClassBinding } from '../../../src/core/components.ts';
@@ -10,7 +11,8 @@ import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts'
 import { newItem, newProduction, type ProductionDefinition, type ReportedStatus } from '../../../src/core/production.ts';
 import type { QueueDepth } from '../../../src/store/store.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
-import type { Connection, EngineApi, ItemMessageCounts, ItemStatus, MigrationReport, ProductionSummary, TestRequest, TestResult } from '../../../src/engine/engine-api.ts';
+import type { Connection, EngineOperations, ItemMessageCounts, ItemStatus, MigrationReport, NamespaceOperations, NodeInfo, ProductionSummary, TestRequest, TestResult } from '../../../src/engine/namespace-operations.ts';
+import { fakeNamespace, type NamespacedFake } from './fake-namespace.ts';
 
 interface NamespaceState {
   definitions: Map<string, ProductionDefinition>;
@@ -23,7 +25,7 @@ interface NamespaceState {
   lastStop: number | null;
 }
 
-export class FakeEngine implements EngineApi {
+export class FakeEngine implements EngineOperations, NamespacedFake {
   readonly calls: Array<{ method: string; namespace: string; args: unknown[] }> = [];
   readonly state = new Map<string, NamespaceState>();
   /** What `test` answers; a function may throw. */
@@ -77,8 +79,12 @@ export class FakeEngine implements EngineApi {
   async namespaces(): Promise<string[]> {
     return [...this.state.keys()];
   }
-  async assertNamespace(namespace: string): Promise<void> {
-    this.ns(namespace);
+  async namespace(name: string): Promise<NamespaceOperations> {
+    this.ns(name);
+    return fakeNamespace(this, name);
+  }
+  async nodes(): Promise<NodeInfo[]> {
+    return [{ nodeId: 'fake-node', host: 'localhost', pid: 1, self: true, silentMs: 0 }];
   }
   async status(namespace: string) {
     const state = this.#call('status', namespace);

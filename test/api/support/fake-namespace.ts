@@ -1,0 +1,124 @@
+/**
+ * The namespace handle of the fake engine: each operation calls the fake's method of the same meaning
+ * with the namespace bound, so the fake keeps one record of calls (with their namespace) for the tests.
+ */
+import { ConveyorError } from '../../../src/core/errors.ts';
+import type { ClassBinding } from '../../../src/core/components.ts';
+import type { LogEntry } from '../../../src/core/log.ts';
+import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts';
+import type { ProductionDefinition, ReportedStatus } from '../../../src/core/production.ts';
+import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
+import type {
+  Connection,
+  DtlOperations,
+  ItemMessageCounts,
+  ItemStatus,
+  MigrationReport,
+  NamespaceOperations,
+  ProductionSummary,
+  TestRequest,
+  TestResult,
+} from '../../../src/engine/namespace-operations.ts';
+import type { LogQuery, MessageFilter, QueueDepth } from '../../../src/store/store.ts';
+
+/** A DTL whose every operation takes the namespace first (what a test's fake provides). */
+export type FakeDtl = { [Name in keyof DtlOperations]: (namespace: string, ...args: Parameters<DtlOperations[Name]>) => ReturnType<DtlOperations[Name]> };
+
+/** The fake engine's methods, namespace first. */
+export interface NamespacedFake {
+  status(namespace: string): Promise<{ production: string; status: ReportedStatus }>;
+  start(namespace: string, production?: string): Promise<string>;
+  stop(namespace: string): Promise<void>;
+  kill(namespace: string): Promise<void>;
+  restart(namespace: string): Promise<void>;
+  update(namespace: string): Promise<void>;
+  list(namespace: string): Promise<Record<string, ProductionSummary>>;
+  getDefault(namespace: string): Promise<string>;
+  setDefault(namespace: string, production: string): Promise<void>;
+  getDefinition(namespace: string, production?: string): Promise<ProductionDefinition>;
+  putDefinition(namespace: string, definition: ProductionDefinition): Promise<void>;
+  test(namespace: string, request: TestRequest): Promise<TestResult>;
+  migrate(namespace: string, settingsPath: string): Promise<MigrationReport>;
+  migratePackage(namespace: string, upload: PackageUpload): Promise<MigrationReport>;
+  items(namespace: string): Promise<ItemStatus[]>;
+  queues(namespace: string): Promise<QueueDepth[]>;
+  connections(namespace: string): Promise<Connection[]>;
+  classes(namespace: string): Promise<ClassBinding[]>;
+  messageCounts(namespace: string): Promise<ItemMessageCounts[]>;
+  componentStart(namespace: string, item: string): Promise<void>;
+  componentStop(namespace: string, item: string): Promise<void>;
+  componentRestart(namespace: string, item: string): Promise<void>;
+  logTop(namespace: string, top: number): Promise<LogEntry[]>;
+  logSince(namespace: string, sinceId: number, limit: number): Promise<LogEntry[]>;
+  searchLog?(namespace: string, query: LogQuery): Promise<LogEntry[]>;
+  searchMessages(namespace: string, filter: MessageFilter): Promise<MessageHeader[]>;
+  getMessage(namespace: string, id: number): Promise<StoredMessage>;
+  sessionTrace(namespace: string, sessionId: number): Promise<MessageHeader[]>;
+  resend(namespace: string, id: number, target?: string): Promise<number>;
+  dtl?: FakeDtl;
+}
+
+function missingDtl(): never {
+  throw new ConveyorError('ERR_NOT_AVAILABLE', 'This fake engine has no DTL');
+}
+
+function boundDtl(fake: NamespacedFake, name: string): DtlOperations {
+  const dtl = () => fake.dtl ?? missingDtl();
+  return {
+    listTransforms: async () => dtl().listTransforms(name),
+    getTransform: async (transform, version) => dtl().getTransform(name, transform, version),
+    transformHistory: async (transform) => dtl().transformHistory(name, transform),
+    putTransform: async (transform, source) => dtl().putTransform(name, transform, source),
+    deleteTransform: async (transform) => dtl().deleteTransform(name, transform),
+    compileTransform: async (source, documentName) => dtl().compileTransform(name, source, documentName),
+    runTransform: async (transform, input) => dtl().runTransform(name, transform, input),
+    listSchemas: async () => dtl().listSchemas(name),
+    getSchema: async (schema) => dtl().getSchema(name, schema),
+    schemaTree: async (schema) => dtl().schemaTree(name, schema),
+    importSchema: async (request) => dtl().importSchema(name, request),
+    deleteSchema: async (schema) => dtl().deleteSchema(name, schema),
+    lookupTables: async () => dtl().lookupTables(name),
+    getLookup: async (table) => dtl().getLookup(name, table),
+    putLookup: async (table, entries) => dtl().putLookup(name, table, entries),
+    putLookups: async (tables) => dtl().putLookups(name, tables),
+    deleteLookup: async (table) => dtl().deleteLookup(name, table),
+  };
+}
+
+export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOperations {
+  return {
+    name,
+    status: () => fake.status(name),
+    start: (production) => fake.start(name, production),
+    stop: () => fake.stop(name),
+    kill: () => fake.kill(name),
+    restart: () => fake.restart(name),
+    update: () => fake.update(name),
+    list: () => fake.list(name),
+    getDefault: () => fake.getDefault(name),
+    setDefault: (production) => fake.setDefault(name, production),
+    getDefinition: (production) => fake.getDefinition(name, production),
+    putDefinition: (definition) => fake.putDefinition(name, definition),
+    test: (request) => fake.test(name, request),
+    migrate: (settingsPath) => fake.migrate(name, settingsPath),
+    migratePackage: (upload) => fake.migratePackage(name, upload),
+    items: () => fake.items(name),
+    queues: () => fake.queues(name),
+    connections: () => fake.connections(name),
+    classes: () => fake.classes(name),
+    messageCounts: () => fake.messageCounts(name),
+    components: { start: (item) => fake.componentStart(name, item), stop: (item) => fake.componentStop(name, item), restart: (item) => fake.componentRestart(name, item) },
+    log: {
+      top: (count) => fake.logTop(name, count),
+      since: (sinceId, limit) => fake.logSince(name, sinceId, limit),
+      search: async (query) => (fake.searchLog ? fake.searchLog(name, query) : []),
+    },
+    messages: {
+      search: (filter) => fake.searchMessages(name, filter),
+      get: (id) => fake.getMessage(name, id),
+      trace: (sessionId) => fake.sessionTrace(name, sessionId),
+      resend: (id, target) => fake.resend(name, id, target),
+    },
+    dtl: boundDtl(fake, name),
+  };
+}
