@@ -81,14 +81,14 @@ export function describeProblems(errors: ErrorObject[], data: unknown, part: Par
       add(`${within(field, String((error.params as { missingProperty: string }).missingProperty))} is required`);
     } else if (error.keyword === 'anyOf') {
       const value = valueAt(data, error);
-      add(`${field || part} must be ${unionText(error)}, not ${allConstants(error) ? JSON.stringify(value) : typeText(value)}`);
+      add(`${field || part} must be ${unionText(error)}, not ${allConstants(error) ? shown(value) : typeText(value)}`);
     } else if (unionPaths.has(error.instancePath)) {
       continue;
     } else if (error.keyword === 'type') {
       const expected = String((error.params as { type: string }).type);
       add(`${field || (part === 'body' ? 'The body' : part)} must be ${article(expected)}, not ${typeText(valueAt(data, error))}`);
     } else if (error.keyword === 'const' || error.keyword === 'enum') {
-      add(`${field || part} must be ${allowedText(error)}, not ${JSON.stringify(valueAt(data, error))}`);
+      add(`${field || part} must be ${allowedText(error)}, not ${shown(valueAt(data, error))}`);
     } else {
       add(`${field || part} ${error.message ?? 'is not valid'}`);
     }
@@ -101,6 +101,11 @@ export function describeProblems(errors: ErrorObject[], data: unknown, part: Par
   });
   const text = [...unknownSentences, ...sentences.map((sentence) => `${sentence} in ${where}`)].join('; ');
   return text === '' ? `The ${partNames[part]} of ${route} does not fit the route` : text;
+}
+
+/** A value as the error shows it: a scalar as JSON, anything else by its kind (it may be huge or deep). */
+function shown(value: unknown): string {
+  return value === null || typeof value === 'object' || value === undefined ? typeText(value) : JSON.stringify(value);
 }
 
 function article(type: string): string {
@@ -156,7 +161,15 @@ export const requestValidator: FastifySchemaCompiler<FastifySchema> = ({ schema,
       if (omittable) return { value: {} };
       return { error: new RequestShapeError(`The body of ${route} is missing; it must be ${article(String((schema as { type?: string }).type ?? 'object'))}`) };
     }
-    if (check(data)) return { value: data };
+    let fits: boolean;
+    try {
+      fits = check(data);
+    } catch (error) {
+      // A value nested thousands deep overflows the checker's recursion: refuse it, it is no declared shape.
+      if (error instanceof RangeError) return { error: new RequestShapeError(`The ${partNames[part]} of ${route} is nested too deeply to be any of the declared fields`) };
+      throw error;
+    }
+    if (fits) return { value: data };
     return { error: new RequestShapeError(describeProblems(check.errors ?? [], data, part, route, (field) => declaredFields(schema, field))) };
   };
 };

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ContextConfigDefault, FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify';
 import type { RouteContract } from '../core/contract/route.ts';
-import { requestValidator } from './request-validation.ts';
+import { RequestShapeError, requestValidator } from './request-validation.ts';
 import type { Role } from './users.ts';
 
 export interface CatalogEntry {
@@ -86,6 +86,10 @@ function responseSchemas(contract: RouteContract): Record<number, unknown> {
   return schemas;
 }
 
+async function refuseNullBody(request: FastifyRequest): Promise<void> {
+  if (request.body === null) throw new RequestShapeError(`The body of ${request.method} ${request.routeOptions.url ?? request.url} is null; send the declared JSON, or no body where it may be omitted`);
+}
+
 export function serve<C extends RouteContract>(scope: ContractScope, catalog: RouteCatalog | null, contract: C, handler: ContractHandler<C>): void {
   catalog?.record(scope.prefix, contract);
   const config: ApiRouteConfig = { role: contract.role, spec: contract.spec };
@@ -95,5 +99,13 @@ export function serve<C extends RouteContract>(scope: ContractScope, catalog: Ro
     ...(contract.body ? { body: contract.body } : {}),
     response: responseSchemas(contract),
   };
-  scope.route<RouteGenericInterface, ContextConfigDefault, SchemaOf<C>>({ method: contract.method, url: contract.path, config, schema: schema as unknown as SchemaOf<C>, handler });
+  scope.route<RouteGenericInterface, ContextConfigDefault, SchemaOf<C>>({
+    method: contract.method,
+    url: contract.path,
+    config,
+    schema: schema as unknown as SchemaOf<C>,
+    // A body may be omitted, but a JSON `null` is a body that is not the declared object.
+    ...(contract.body ? { preValidation: refuseNullBody } : {}),
+    handler,
+  });
 }

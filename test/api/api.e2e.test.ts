@@ -160,6 +160,20 @@ describe('production routes', () => {
     });
   });
 
+  it('refuses a misspelt field or a wrong type with a 400 naming it, and starts nothing', async () => {
+    const misspelt = await api('POST', '/api/iop/start', { prodution: 'Api.Test.Production' }, 'operator');
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.headers['content-type']).toMatch(/^application\/json/);
+    expect(misspelt.json).toEqual({ error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)', code: 'ERR_INVALID_INPUT' });
+    const wrongType = await api('POST', '/api/iop/start', { production: 7 }, 'operator');
+    expect(wrongType.status).toBe(400);
+    expect((wrongType.json as { error: string }).error).toMatch(/production must be a string, not a number in the body of POST \/api\/iop\/start$/);
+    const unknownQuery = await api('GET', '/api/iop/log?tpo=3', undefined, 'viewer');
+    expect(unknownQuery.status).toBe(400);
+    expect((unknownQuery.json as { error: string }).error).toMatch(/Unknown field tpo in the query of GET \/api\/iop\/log/);
+    expect((await api('GET', '/api/iop/status', undefined, 'viewer')).json).toMatchObject({ status: 'stopped' });
+  });
+
   it('starts the default production with an empty body', async () => {
     const reply = await httpCall({ url: server.url, headers: { ...authorization('operator'), 'content-type': 'application/json' } }, 'POST', '/api/iop/start', '');
     expect(reply.status, reply.text).toBe(200);
@@ -195,6 +209,21 @@ describe('production routes', () => {
     const reply = await api('POST', '/api/iop/test', { target: 'Silent' }, 'operator');
     expect(reply.status, reply.text).toBe(200);
     expect(reply.json).toEqual({ classname: '', body: '', truncated: false });
+  });
+
+  it('POST /test takes what the real IoP client sends: namespace in the query, body null, restart true', async () => {
+    const reply = await api('POST', '/api/iop/test?namespace=USER', { target: 'Silent', body: null, restart: true }, 'operator');
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.json).toEqual({ classname: '', body: '', truncated: false });
+  });
+
+  it('POST /test with an unknown field is a 400 and calls nothing', async () => {
+    const before = (await api('GET', '/api/iop/log?top=1', undefined, 'viewer')).json as Array<{ id: number }>;
+    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', bdoy: { text: 'lost' } }, 'operator');
+    expect(reply.status).toBe(400);
+    expect((reply.json as { error: string }).error).toMatch(/Unknown field bdoy in the body of POST \/api\/iop\/test/);
+    const after = (await api('GET', '/api/iop/log?top=1', undefined, 'viewer')).json as Array<{ id: number }>;
+    expect(after[0]?.id).toBe(before[0]?.id);
   });
 
   it('POST /test of an unknown item is a 500 {error}', async () => {

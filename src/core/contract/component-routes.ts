@@ -4,7 +4,7 @@
  * Failures answer with the status of their error code (404 unknown item, 409 not running, …).
  */
 import { Type } from 'typebox';
-import { closed, errorReply, namespaceBody, namespaceQuery, ok, route } from './route.ts';
+import { closed, errorReply, namespaceBody, namespaceQuery, noQuery, ok, route } from './route.ts';
 
 const tag = 'Components';
 const productionQuery = namespaceQuery({ production: Type.Optional(Type.String({ description: 'Production name (default: the default production)' })) });
@@ -95,6 +95,6 @@ export const nodes = route({
   spec: false,
   tag: 'Cluster',
   summary: 'The nodes serving this store and how long each has been silent',
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('Nodes', closed({ nodes: Type.Array(closed({ node_id: Type.String(), host: Type.String(), pid: Type.Integer(), self: Type.Boolean(), silent_ms: Type.Integer() })) })),
 });

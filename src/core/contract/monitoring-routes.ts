@@ -1,6 +1,6 @@
 /** The API's description of itself (`GET /openapi.json`) and the Prometheus metrics (`GET /metrics`, at the root). */
 import { Type } from 'typebox';
-import { namespaceQuery, ok, route } from './route.ts';
+import { noQuery, ok, route } from './route.ts';
 
 export const openApi = route({
   method: 'GET',
@@ -9,7 +9,7 @@ export const openApi = route({
   spec: false,
   tag: 'Monitoring',
   summary: 'This OpenAPI 3.1 document',
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('OpenAPI document', Type.Object({ openapi: Type.String(), info: Type.Record(Type.String(), Type.Unknown()), paths: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true })),
 });
 

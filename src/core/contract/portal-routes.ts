@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { exportDefinition, exportItem, exportSetting, logEntry, logType } from './production-shapes.ts';
 import { classBinding, itemState, messageHeader, messageKind, messageStatus, storedMessage } from './portal-shapes.ts';
-import { anyJson, closed, namespaceBody, namespaceQuery, ok, route } from './route.ts';
+import { anyJson, closed, namespaceBody, namespaceQuery, noQuery, ok, route } from './route.ts';
 import { test } from './spec-routes.ts';
 import { role } from './user-routes.ts';
 
@@ -27,7 +27,7 @@ export const whoami = route({
   spec: false,
   tag,
   summary: 'The signed-in user, its role and the namespaces',
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('User', closed({ user: Type.String(), role, namespaces })),
 });
 
@@ -38,7 +38,7 @@ export const listNamespaces = route({
   spec: false,
   tag,
   summary: 'The namespaces of this server',
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('Namespaces', closed({ namespaces })),
 });
 

@@ -57,6 +57,9 @@ export const anyJson = Type.Unknown();
 
 export const namespaceField = Type.Optional(Type.String({ description: 'Namespace (default USER). On POST and PUT a body value wins over the query.' }));
 
+/** The query of a route that works on no namespace: nothing may be given. */
+export const noQuery = closed({});
+
 /** The query of a route: `namespace` plus the route's own parameters. */
 export function namespaceQuery<const P extends TProperties>(properties: P = {} as P) {
   return closed({ namespace: namespaceField, ...properties });

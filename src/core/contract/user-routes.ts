@@ -1,6 +1,6 @@
 /** Beyond the spec: the API's users (admin role). Passwords are only ever received, never returned. */
 import { Type, type Static } from 'typebox';
-import { closed, namespaceBody, namespaceQuery, ok, pathText, route } from './route.ts';
+import { closed, noQuery, ok, pathText, route } from './route.ts';
 
 const tag = 'Users';
 export const role = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('admin')]);
@@ -15,7 +15,7 @@ export const listUsers = route({
   spec: false,
   tag,
   summary: 'The users and their roles',
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('Users', Type.Array(user)),
 });
 
@@ -27,8 +27,8 @@ export const putUser = route({
   tag,
   summary: 'Create a user, or set its password and role',
   params: nameParams,
-  querystring: namespaceQuery(),
-  body: namespaceBody({ password: Type.String({ minLength: 1 }), role }),
+  querystring: noQuery,
+  body: closed({ password: Type.String({ minLength: 1 }), role }),
   replies: ok('The user', user),
 });
 
@@ -40,6 +40,6 @@ export const deleteUser = route({
   tag,
   summary: 'Remove a user',
   params: nameParams,
-  querystring: namespaceQuery(),
+  querystring: noQuery,
   replies: ok('Removed', closed({ status: Type.Literal('removed'), name: Type.String() })),
 });
