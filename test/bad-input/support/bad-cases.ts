@@ -213,6 +213,13 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     }
   }
 
+  // docs/api.md: an undeclared query parameter is refused, except by the class-document API (another
+  // product's API, whose clients send parameters it ignores).
+  if (!route.template.startsWith('/api/atelier/')) {
+    const unknown: Array<[string, string]> = [...baseQuery, ['unknownBadInputParameter', 'x']];
+    add('query parameter', 'an unknown query parameter', 'invalid', { path: pathOf(route, baseline.pathParams, unknown) });
+  }
+
   for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
     const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
     const numeric = numericQuery.has(parameter.name) || isNumeric(parameter.schema);

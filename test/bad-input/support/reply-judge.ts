@@ -3,6 +3,7 @@
  * - 401 with `WWW-Authenticate: Basic …` for missing or wrong credentials (or 429 with `Retry-After`
  *   once a user name or address has failed too often, docs/errors.md), 403 for a role too low,
  *   400 for a body that is not JSON, 413 for a body over the limit ("Outside both rules");
+ * - 400 for a request the route's own declaration rejects, on every route;
  * - otherwise a refusal: HTTP 500 on a spec route (spec "Errors" rule 1), 400 / 404 / 409 on the
  *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
  *   (`status.errors`), as the real client reads them, and the transform compile and run routes report
@@ -42,10 +43,10 @@ const beyondSpecRefusals = [400, 404, 409];
 const errorText = /^ERROR #[A-Z0-9_]+: \S/;
 
 /**
- * A request the route's declared schema rejects: 400 on the beyond-spec routes ("400 bad input"); on
- * spec routes the status docs/api.md gives for it.
+ * A request the route's declaration rejects: 400 on every route, spec routes too ("Requests are checked
+ * against the route's declaration", docs/api.md); only what fails after the check is the spec's 500.
  */
-const invalidStatus = { spec: [500], beyondSpec: [400] };
+const invalidStatus = { spec: [400], beyondSpec: [400] };
 
 export interface LeakMarkers {
   /** Server-side paths that must never appear in a reply (the home, the repository). */
