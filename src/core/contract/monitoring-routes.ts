@@ -20,5 +20,6 @@ export const metrics = route({
   spec: false,
   tag: 'Monitoring',
   summary: 'Prometheus metrics: messages per item, queue depths, production status, request durations',
+  querystring: noQuery,
   replies: { 200: { description: 'Prometheus text format 0.0.4', schema: Type.String(), contentType: 'text/plain; version=0.0.4' } },
 });
