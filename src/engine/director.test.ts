@@ -25,6 +25,8 @@ const never = <T>() => new Promise<T>(() => undefined);
 /** User code that hangs where it is told to; it records whether it was killed. */
 class Stand implements ComponentInstance {
   killed = false;
+  /** stop() was called (a real worker is ended by it, at the latest after its grace time). */
+  stopped = false;
   constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string }) {}
   async init(): Promise<void> {
     if (this.hang.initError) throw new Error(this.hang.initError);
@@ -44,6 +46,7 @@ class Stand implements ComponentInstance {
     return response;
   }
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.hang.stop) await never();
   }
   kill(): void {
@@ -209,11 +212,33 @@ describe('Director', () => {
     // The on_init bound is 60 s; the stop (and this test, 5 s) must not wait for it.
     await d.stop();
     await expect(stuckStart).rejects.toThrow(/Item Late did not start: .*stopped while it started/);
-    expect(made[1]?.killed).toBe(true);
+    expect(made[1]?.killed || made[1]?.stopped).toBe(true);
     expect(d.reportedStatus()).toBe('stopped');
   });
 
-  it('shutdown ends within its budget even when a command under way holds the order', async () => {
+  it('an item stuck in on_init holds up no command on other items, nor update, nor a test elsewhere', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    const d = await directorFor([newItem('Fine', 'Ok'), newItem('Other', 'Ok'), newItem('Late', 'HangInit', { enabled: false })]);
+    await d.start('Test.P');
+    const stuckStart = d.component('start', 'Late');
+    stuckStart.catch(() => undefined);
+    await eventually(() => made.length === 3 || undefined, 'the Late worker to be starting');
+    // Each of these would wait 60 s (the on_init bound) behind the stuck start if it held the order.
+    await d.component('restart', 'Fine');
+    await d.component('stop', 'Other');
+    expect(await d.test({ target: 'Fine', body: ping, restart: true })).toMatchObject({ reply: ping });
+    // The stored definition now says what runs (Late enabled): update leaves Late alone and does not wait for it.
+    await store.productions.put('USER', newProduction('Test.P', [newItem('Fine', 'Ok'), newItem('Other', 'Ok'), newItem('Late', 'HangInit')]));
+    await d.update();
+    // A second command on the stuck item itself waits for it, and a kill ends both.
+    const again = d.component('restart', 'Late');
+    again.catch(() => undefined);
+    await d.kill();
+    await expect(stuckStart).rejects.toThrow(/Late/);
+    await expect(again).rejects.toThrow(/killed|no production is running/);
+  });
+
+  it('shutdown ends within its budget even when an item is stuck starting', async () => {
     classes.set('HangInit', { kind: 'operation', hang: { init: true } });
     classes.set('Hang', { kind: 'operation', hang: { stop: true, message: true } });
     const d = await directorFor([newItem('Stuck', 'Hang'), newItem('Late', 'HangInit', { enabled: false })], { graceMs: 60_000 });
@@ -224,6 +249,7 @@ describe('Director', () => {
     await eventually(() => made.length === 2 || undefined, 'the second worker to be starting');
     await d.shutdown(300);
     expect(d.reportedStatus()).not.toBe('running');
-    expect(made.every((stand) => stand.killed)).toBe(true);
+    expect(made.every((stand) => stand.killed || stand.stopped)).toBe(true);
+    expect(made[0]?.killed).toBe(true);
   });
 });

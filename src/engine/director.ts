@@ -200,14 +200,17 @@ export class Director {
     });
   }
 
-  /** Starts, stops or restarts one item of the running production (on every node). */
-  component(action: ItemAction, item: string): Promise<void> {
-    return this.serial(async () => {
-      const running = this.requireRunning(`${action} a component`);
-      await this.componentLocal(running, action, item);
-      this.assertNotKilled(running, `${action} ${item}`);
-      this.announce({ command: 'component', action, item });
-    });
+  /**
+   * Starts, stops or restarts one item of the running production (on every node). It runs after the
+   * commands issued before it, but outside the command order: the item's on_tear_down and on_init
+   * hold up only commands on the same item (a stop makes a stuck on_init give up).
+   */
+  async component(action: ItemAction, item: string): Promise<void> {
+    await this.afterEarlierCommands();
+    const running = this.requireRunning(`${action} a component`);
+    await this.componentLocal(running, action, item);
+    this.assertNotKilled(running, `${action} ${item}`);
+    this.announce({ command: 'component', action, item });
   }
 
   withRunning<T>(what: string, action: (running: RunningProduction) => Promise<T>): Promise<T> {
@@ -216,26 +219,25 @@ export class Director {
 
   /**
    * A test call (spec POST /test). What could never be answered is refused at once, without
-   * waiting for a command under way; the optional restart of the target and the send run in the
-   * command order; the reply is awaited outside it, bounded by the call's timeout.
+   * waiting for a command under way. The optional restart of the target, the send and the wait for
+   * the reply (bounded by the call's timeout) run after the commands issued before, outside the
+   * command order, like a component command.
    */
   async test(call: TestCall): Promise<TestCallResult> {
     const target = this.requireRunning('test a component').requireHost(call.target);
     refuseUntestable(target, call.restart);
     await this.resolver.checkTestMessage?.(target.item, call.body);
-    const { running, sent, started } = await this.serial(async () => {
-      const running = this.requireRunning('test a component');
-      if (call.restart) {
-        await running.restartItem(call.target);
-        this.assertNotKilled(running, `restart ${call.target} for a test`);
-      }
-      refuseUnready(running.requireHost(call.target), call.restart);
-      const started = Date.now();
-      const sent = await running.send({ source: testingService, parentId: null, sessionId: null }, call.target, call.body, {
-        responseRequired: true,
-        description: 'Test call',
-      });
-      return { running, sent, started };
+    await this.afterEarlierCommands();
+    const running = this.requireRunning('test a component');
+    if (call.restart) {
+      await running.restartItem(call.target);
+      this.assertNotKilled(running, `restart ${call.target} for a test`);
+    }
+    refuseUnready(running.requireHost(call.target), call.restart);
+    const started = Date.now();
+    const sent = await running.send({ source: testingService, parentId: null, sessionId: null }, call.target, call.body, {
+      responseRequired: true,
+      description: 'Test call',
     });
     const reply = await awaitTestReply(running, call.target, sent, call.timeoutMs ?? this.options.testTimeoutMs ?? defaultTestTimeoutMs);
     return { reply, sessionId: sent.message.sessionId, durationMs: Date.now() - started };
@@ -350,10 +352,15 @@ export class Director {
     return this.options.stopTimeoutMs ?? this.options.drainTimeoutMs + 2 * this.options.graceMs + 5_000;
   }
 
-  /** A kill pre-empted the command that was working on `running`: it must not go on. */
+  /** A kill (or a stop) ended the production a command was working on: it must not go on. */
   private assertNotKilled(running: RunningProduction, what: string): void {
     if (this.live === running && !running.killed) return;
-    throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${running.name} was killed while it was to ${what}`);
+    throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${running.name} was ${running.killed ? 'killed' : 'stopped'} while it was to ${what}`);
+  }
+
+  /** Waits for the commands issued before (a start, a stop…) without holding the order afterwards. */
+  private async afterEarlierCommands(): Promise<void> {
+    await this.serial(() => Promise.resolve());
   }
 
   private async updateLocal(running: RunningProduction) {

@@ -48,6 +48,8 @@ export class RunningProduction implements MessageRouter {
   private dead = false;
   /** kill() ended it (dead also covers a stop). */
   private wasKilled = false;
+  /** Per item: the tail of the commands on it (restart, start, stop, update), run one at a time. */
+  private readonly itemCommands = new Map<string, Promise<unknown>>();
   private readonly queues: ProductionQueues;
 
   constructor(
@@ -278,42 +280,74 @@ export class RunningProduction implements MessageRouter {
   async update(next: ProductionDefinition): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
     const result = { added: [] as string[], removed: [] as string[], restarted: [] as string[] };
     const wanted = new Map(next.items.map((item) => [item.name, item]));
-    for (const [name, host] of this.hosts) {
+    for (const name of [...this.hosts.keys()]) {
       if (wanted.has(name)) continue;
-      await host.stop();
-      this.hosts.delete(name);
+      await this.onItem(name, async () => {
+        await this.hosts.get(name)?.stop();
+        this.hosts.delete(name);
+      });
       result.removed.push(name);
     }
     for (const item of next.items) {
       if (this.dead) throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${this.wasKilled ? 'killed' : 'stopped'} during the update`);
-      const current = this.hosts.get(item.name);
-      if (!current) {
-        const host = await this.createHost(item);
-        this.hosts.set(item.name, host);
-        await host.start();
-        result.added.push(item.name);
-        continue;
-      }
-      const fresh = await this.resolveSafely(item);
-      if (sameItem(current.item, item) && fresh?.fingerprint === current.component.fingerprint) continue;
-      await this.replaceHost(current, item);
-      result.restarted.push(item.name);
+      // An item left as it is waits for no command on it (one stuck in on_init holds up nothing).
+      if (await this.unchanged(item)) continue;
+      const outcome = await this.onItem(item.name, async () => {
+        const current = this.hosts.get(item.name);
+        if (!current) {
+          const host = await this.createHost(item);
+          this.hosts.set(item.name, host);
+          await host.start();
+          return 'added';
+        }
+        if (await this.unchanged(item)) return 'kept';
+        await this.replaceHost(current, item);
+        return 'restarted';
+      });
+      if (outcome !== 'kept') result[outcome].push(item.name);
     }
     this.definition = next;
     return result;
   }
 
+  /** Whether the running item already has this definition and the same code. */
+  private async unchanged(item: ItemDefinition): Promise<boolean> {
+    const current = this.hosts.get(item.name);
+    if (!current || !sameItem(current.item, item)) return false;
+    return (await this.resolveSafely(item))?.fingerprint === current.component.fingerprint;
+  }
+
   /** Stops and starts one item, keeping its queue. Fails, naming the reason, when it did not start. */
   async restartItem(name: string): Promise<void> {
-    await this.replaceHost(this.requireHost(name), this.requireHost(name).item);
+    this.requireHost(name);
+    await this.onItem(name, () => this.replaceHost(this.requireHost(name), this.requireHost(name).item));
     this.assertStarted(name, 'restart');
   }
 
   async startItem(name: string): Promise<void> {
-    const host = this.requireHost(name);
-    if (host.state === 'running') return;
-    await this.replaceHost(host, { ...host.item, enabled: true });
+    this.requireHost(name);
+    await this.onItem(name, async () => {
+      const host = this.requireHost(name);
+      if (host.state !== 'running') await this.replaceHost(host, { ...host.item, enabled: true });
+    });
     this.assertStarted(name, 'start');
+  }
+
+  /**
+   * Commands on one item run one after another, and only they wait for each other: an item whose
+   * on_init takes its time holds up no command on another item (the Director's order is not held).
+   */
+  private onItem<T>(name: string, command: () => Promise<T>): Promise<T> {
+    const result = (this.itemCommands.get(name) ?? Promise.resolve()).then(command, command);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.itemCommands.set(name, tail);
+    void tail.then(() => {
+      if (this.itemCommands.get(name) === tail) this.itemCommands.delete(name);
+    });
+    return result;
   }
 
   private assertStarted(name: string, action: 'start' | 'restart'): void {
@@ -323,12 +357,19 @@ export class RunningProduction implements MessageRouter {
         hint: 'The event log has the details; fix the component and restart it',
       });
     }
+    // A stop of the item or of the production came while it started.
+    if (host.state === 'stopped') {
+      throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Item ${name} did not ${action}: ${host.error ?? 'it was stopped while it started'}`);
+    }
   }
 
   async stopItem(name: string): Promise<void> {
-    const host = this.requireHost(name);
-    const queued = await host.stop();
-    for (const message of queued) host.queue.push(message);
+    this.requireHost(name);
+    await this.onItem(name, async () => {
+      const host = this.requireHost(name);
+      const queued = await host.stop();
+      for (const message of queued) host.queue.push(message);
+    });
   }
 
   /** Pushes one input into a business service (non-polling services, adapters, benchmarks). */
