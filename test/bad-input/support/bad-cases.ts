@@ -11,8 +11,11 @@ import { objectShape, roleAtLeast, routeKey, typesOf, type ApiRoute, type JsonSc
 
 export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'unknown-user';
 
-/** What the docs promise: the status class of the reply (see reply-judge.ts). */
-/** `invalid`: the document's own schema rejects the request; `refused`: it fits the schema but names nothing that can be. */
+/**
+ * What the docs promise, held by reply-judge.ts. `invalid`: the route's own declaration rejects the
+ * request; `refused`: it fits the declaration but names nothing that can be; `harmless`: the route may
+ * answer or refuse it, as long as nothing breaks.
+ */
 export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'path-too-long' | 'invalid' | 'refused' | 'harmless';
 
 export type CaseKind = 'credentials' | 'role' | 'malformed body' | 'oversized body' | 'body not an object' | 'wrong type' | 'unknown field' | 'missing field' | 'hostile value' | 'path parameter' | 'query parameter';
@@ -32,7 +35,7 @@ export interface BadCase {
 
 /** Body properties that carry free text (any string is a valid value), not names of things. */
 const freeText = new Set(['password', 'data', 'source', 'xml', 'text', 'description', 'comment', 'value', 'body', 'envelope', 'content', 'schedule', 'json', 'schema']);
-/** Body properties and query parameters that name something to create, not something that must exist. */
+/** Body properties that name something to create, not something that must exist. */
 const creatingNames = new Set(['package', 'name']);
 /** Query parameters that must name something that exists. */
 const referencingQuery = new Set(['namespace', 'production', 'table']);
@@ -45,8 +48,9 @@ const valueMarker = '__BAD_INPUT_VALUE__';
 /** The longest path segment the server routes (docs/api.md, "Outside both rules"). */
 const maxPathSegment = 100;
 
-function pathOf(route: ApiRoute, params: Record<string, string>, query: Array<[string, string]>): string {
-  const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `missing-${name}`));
+/** The request path: parameters encoded, except `raw` (one parameter given as an already encoded segment). */
+function pathOf(route: ApiRoute, params: Record<string, string>, query: Array<[string, string]>, raw?: { name: string; segment: string }): string {
+  const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === raw?.name ? raw.segment : encodeURIComponent(params[name] ?? `missing-${name}`)));
   const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   return search ? `${path}?${search}` : path;
 }
@@ -127,6 +131,17 @@ function isString(schema: JsonSchema): boolean {
   return typesOf(schema).includes('string');
 }
 
+type AddCase = (kind: CaseKind, label: string, expect: Expectation, request?: Partial<Pick<BadCase, 'identity' | 'path' | 'body' | 'contentType'>>) => void;
+
+interface RouteContext {
+  route: ApiRoute;
+  baseline: BaselineRequest;
+  baseQuery: Array<[string, string]>;
+  basePath: string;
+  baseBody: string | undefined;
+  add: AddCase;
+}
+
 export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { bodyLimit: number }): BadCase[] {
   const cases: BadCase[] = [];
   const key = routeKey(route);
@@ -134,14 +149,22 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
   const basePath = pathOf(route, baseline.pathParams, baseQuery);
   const baseBody = baseline.body === undefined ? undefined : JSON.stringify(baseline.body);
   const seen = new Set<string>();
-  const add = (kind: CaseKind, label: string, expect: Expectation, request: Partial<Pick<BadCase, 'identity' | 'path' | 'body' | 'contentType'>> = {}) => {
+  const add: AddCase = (kind, label, expect, request = {}) => {
     // One case per label: an edge number can be both a wrong type and a hostile number.
     if (seen.has(label)) return;
     seen.add(label);
     cases.push({ id: `${key} · ${label}`, route, kind, expect, identity: request.identity ?? 'admin', path: request.path ?? basePath, ...('body' in request ? { body: request.body } : baseBody === undefined ? {} : { body: baseBody }), ...('contentType' in request ? { contentType: request.contentType } : {}) });
   };
+  const context: RouteContext = { route, baseline, baseQuery, basePath, baseBody, add };
+  credentialCases(context);
+  bodyCases(context, spec.bodyLimit);
+  pathCases(context);
+  queryCases(context);
+  return cases;
+}
 
-  // Credentials: the real request, so a route that forgot the check would act on it.
+/** Credentials and roles, on the real request, so a route that forgot the check would act on it. */
+function credentialCases({ route, basePath, add }: RouteContext): void {
   add('credentials', 'no Authorization header', 'unauthenticated', { identity: 'none' });
   add('credentials', 'empty Basic credentials (Og==)', 'unauthenticated', { identity: 'empty' });
   add('credentials', 'a header that is not Basic', 'unauthenticated', { identity: 'malformed' });
@@ -156,80 +179,85 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     add('credentials', 'the /v1 alias without an Authorization header', 'unauthenticated', { identity: 'none', path: alias });
     if (!roleAtLeast('viewer', route.role)) add('role', `a viewer on the /v1 alias of a route for ${route.role}s`, 'forbidden', { identity: 'viewer', path: alias });
   }
+}
 
-  if (route.body && baseBody !== undefined) {
-    add('malformed body', 'a truncated JSON body', 'not-json', { body: baseBody.slice(0, Math.max(1, Math.floor(baseBody.length / 2))) });
-    add('malformed body', 'JSON followed by garbage', 'not-json', { body: `${baseBody} trailing-garbage` });
-    add('malformed body', 'two JSON values', 'not-json', { body: `${baseBody}${baseBody}` });
-    add('malformed body', 'a form-encoded body', 'not-json', { body: 'production=x&namespace=USER', contentType: 'application/x-www-form-urlencoded' });
-    add('malformed body', 'an XML body', 'not-json', { body: '<request><production>x</production></request>', contentType: 'application/xml' });
-    add('malformed body', 'plain text', 'not-json', { body: 'hello', contentType: 'text/plain' });
-    add('malformed body', 'bytes that are not UTF-8', 'not-json', { body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'), contentType: 'application/octet-stream' });
-    add('oversized body', 'a body over the body limit', 'too-large', { body: `{"pad":"${'x'.repeat(spec.bodyLimit)}"}` });
-    if (route.body.required) {
-      add('missing field', 'an empty body where one is required', 'invalid', { body: '' });
-      add('missing field', 'no body where one is required', 'invalid', { body: undefined, contentType: null });
-    }
-    const top = route.body.schema;
-    for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'invalid', { body: value.json });
-    if (!Array.isArray(baseline.body)) {
-      const body = baseline.body ?? {};
-      const shape = objectShape(top);
-      if (shape?.closed) add('unknown field', 'an unknown extra field', 'invalid', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
-      for (const property of propertiesOf(top, body)) {
-        const name = property.field.join('.');
-        for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'invalid', { body: bodyWith(body, property.field, value) });
-        if (property.required) add('missing field', `${name} is missing`, 'invalid', { body: bodyWith(body, property.field, 'remove') });
-        // A hostile value matters where the request uses it: a field the valid request sets (an alias
-        // the request leaves out, like `item` beside `component`, is only checked for its type).
-        const leaf = property.field.at(-1) as string;
-        const used = valueAt(body, property.field) !== undefined;
-        if (!used) continue;
-        if (isNumeric(property.schema)) {
-          for (const value of hostileNumbers) add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
-          continue;
-        }
-        if (leaf === 'xml' || leaf === 'source') {
-          for (const value of hostileXml) add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
-          continue;
-        }
-        if (!isString(property.schema) || freeText.has(leaf)) continue;
-        for (const hostile of hostileNames) {
-          // Inside a definition, names are created or may name a class registered later.
-          if ((creatingNames.has(leaf) || property.field.length > 1) && !hostile.creates) continue;
-          const value = { label: hostile.label, json: JSON.stringify(hostile.value) };
-          add('hostile value', `${name} is ${hostile.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
-        }
-      }
-    }
+/** Bodies that are not JSON, too large, missing, not an object; then each declared property varied. */
+function bodyCases({ route, baseline, baseBody, add }: RouteContext, bodyLimit: number): void {
+  if (!route.body || baseBody === undefined) return;
+  add('malformed body', 'a truncated JSON body', 'not-json', { body: baseBody.slice(0, Math.max(1, Math.floor(baseBody.length / 2))) });
+  add('malformed body', 'JSON followed by garbage', 'not-json', { body: `${baseBody} trailing-garbage` });
+  add('malformed body', 'two JSON values', 'not-json', { body: `${baseBody}${baseBody}` });
+  add('malformed body', 'a form-encoded body', 'not-json', { body: 'production=x&namespace=USER', contentType: 'application/x-www-form-urlencoded' });
+  add('malformed body', 'an XML body', 'not-json', { body: '<request><production>x</production></request>', contentType: 'application/xml' });
+  add('malformed body', 'plain text', 'not-json', { body: 'hello', contentType: 'text/plain' });
+  add('malformed body', 'bytes that are not UTF-8', 'not-json', { body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'), contentType: 'application/octet-stream' });
+  add('oversized body', 'a body over the body limit', 'too-large', { body: `{"pad":"${'x'.repeat(bodyLimit)}"}` });
+  if (route.body.required) {
+    add('missing field', 'an empty body where one is required', 'invalid', { body: '' });
+    add('missing field', 'no body where one is required', 'invalid', { body: undefined, contentType: null });
   }
+  const top = route.body.schema;
+  for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'invalid', { body: value.json });
+  if (Array.isArray(baseline.body)) return;
+  const body = baseline.body ?? {};
+  if (objectShape(top)?.closed) add('unknown field', 'an unknown extra field', 'invalid', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
+  for (const property of propertiesOf(top, body)) propertyCases(property, body, add);
+}
 
+/** One property: every wrong type, its absence when required, and hostile values where the request uses it. */
+function propertyCases(property: VariedProperty, body: Record<string, unknown>, add: AddCase): void {
+  const name = property.field.join('.');
+  const hostile = (value: BodyValue) => add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
+  for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'invalid', { body: bodyWith(body, property.field, value) });
+  if (property.required) add('missing field', `${name} is missing`, 'invalid', { body: bodyWith(body, property.field, 'remove') });
+  // A hostile value matters where the request uses it: a field the valid request sets (an alias the
+  // request leaves out, like `item` beside `component`, is only checked for its type).
+  if (valueAt(body, property.field) === undefined) return;
+  const leaf = property.field.at(-1) as string;
+  if (isNumeric(property.schema)) {
+    for (const value of hostileNumbers) hostile(value);
+    return;
+  }
+  if (leaf === 'xml' || leaf === 'source') {
+    for (const value of hostileXml) hostile(value);
+    return;
+  }
+  if (!isString(property.schema) || freeText.has(leaf)) return;
+  for (const name of hostileNames) {
+    // Inside a definition, names are created or may name a class registered later.
+    if ((creatingNames.has(leaf) || property.field.length > 1) && !name.creates) continue;
+    hostile({ label: name.label, json: JSON.stringify(name.value) });
+  }
+}
+
+/** Path parameters: names out of the home, NUL, unknown names, bad ids, segments over the limit. */
+function pathCases({ route, baseline, baseQuery, add }: RouteContext): void {
   for (const parameter of route.parameters.filter((p) => p.in === 'path')) {
     const creates = route.method === 'PUT';
     for (const { label, segment } of hostilePathSegments(/id$/i.test(parameter.name), creates)) {
       // docs/api.md: a path segment over 100 characters is answered 414 before any route runs.
       const expect = segment.length > maxPathSegment ? 'path-too-long' : textFits(parameter.schema, decoded(segment));
-      add('path parameter', `path {${parameter.name}} is ${label}`, expect, { path: rawPath(route, baseline, parameter.name, segment, baseQuery) });
+      add('path parameter', `path {${parameter.name}} is ${label}`, expect, { path: pathOf(route, baseline.pathParams, baseQuery, { name: parameter.name, segment }) });
     }
   }
+}
 
+/** Query parameters: unknown ones, bad numbers, repeated ones, bad formats and hostile names. */
+function queryCases({ route, baseline, baseQuery, add }: RouteContext): void {
   // docs/api.md: an undeclared query parameter is refused, except by the class-document API (another
   // product's API, whose clients send parameters it ignores).
   if (!route.template.startsWith('/api/atelier/')) {
-    const unknown: Array<[string, string]> = [...baseQuery, ['unknownBadInputParameter', 'x']];
-    add('query parameter', 'an unknown query parameter', 'invalid', { path: pathOf(route, baseline.pathParams, unknown) });
+    add('query parameter', 'an unknown query parameter', 'invalid', { path: pathOf(route, baseline.pathParams, [...baseQuery, ['unknownBadInputParameter', 'x']]) });
   }
-
   for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
     const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
-    const numeric = numericQuery.has(parameter.name) || isNumeric(parameter.schema);
     // A query value the declared schema takes (as the server converts it: `0x10` → 16, `1e23`) is the
     // route's to answer or refuse; one it rejects must be refused; a name that must exist, refused.
     const expectFor = (value: string): Expectation => {
       const fitting = textFits(parameter.schema, value);
       return fitting === 'invalid' || referencingQuery.has(parameter.name) ? fitting : 'harmless';
     };
-    if (numeric) {
+    if (numericQuery.has(parameter.name) || isNumeric(parameter.schema)) {
       for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, expectFor(bad.value), { path: withValue(bad.value) });
       add('query parameter', `query ${parameter.name} given twice`, textFits(parameter.schema, ['1', '2']), { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });
       continue;
@@ -238,12 +266,4 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     if (format) add('query parameter', `query ${parameter.name} is ${JSON.stringify(format)}`, textFits(parameter.schema, format), { path: withValue(format) });
     for (const hostile of hostileQueryValues) add('query parameter', `query ${parameter.name} is ${hostile.label}`, expectFor(hostile.value), { path: withValue(hostile.value) });
   }
-  return cases;
-}
-
-/** The path with one parameter replaced by a raw (already encoded) segment; the others encoded. */
-function rawPath(route: ApiRoute, baseline: BaselineRequest, name: string, segment: string, query: Array<[string, string]>): string {
-  const path = route.template.replace(/\{([^}]+)\}/g, (_, param: string) => (param === name ? segment : encodeURIComponent(baseline.pathParams[param] ?? `missing-${param}`)));
-  const search = query.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`).join('&');
-  return search ? `${path}?${search}` : path;
 }
