@@ -77,8 +77,7 @@ describe('DTL in the engine', () => {
     const run = await user.dtl.runTransform({ name: 'Demo.Greet' }, { json: { StringValue: 'bonjour' } });
     expect(run).toMatchObject({ status: 'ok', targetClass: 'demo.Greeting', target: { text: 'bonjour', language: 'fr' } });
 
-    await engine.putDefinition(
-      'USER',
+    await user.putDefinition(
       newProduction('Demo.Dtl', [newItem('Map', 'Conveyor.Process.Transform', { settings: [{ target: 'Host', name: 'Transform', value: 'Demo.Greet' }] })]),
     );
     await user.start('Demo.Dtl');

@@ -66,7 +66,7 @@ describe('Engine lifecycle on a real SQLite store', () => {
     await user.putDefinition(echoProduction('Demo.One', join(dir.path, 'one.jsonl')));
     await user.putDefinition(echoProduction('Demo.Two', join(dir.path, 'two.jsonl')));
     for (const command of ['stop', 'kill', 'restart', 'update'] as const) {
-      await expectCode(engine[command]('USER'), 'ERR_PRODUCTION_NOT_RUNNING', new RegExp(`Cannot ${command}`));
+      await expectCode(user[command](), 'ERR_PRODUCTION_NOT_RUNNING', new RegExp(`Cannot ${command}`));
     }
     expect(await user.start('Demo.One')).toBe('Demo.One');
     expect(await user.status()).toEqual({ production: 'Demo.One', status: 'running' });

@@ -5,8 +5,7 @@
  */
 import { ConveyorError } from '../core/errors.ts';
 import { TransformCache } from '../dtl/index.ts';
-import type { LogQuery, MessageFilter, Store } from '../store/store.ts';
-import type { ProductionDefinition } from '../core/production.ts';
+import type { Store } from '../store/store.ts';
 import { coordinatorFor } from './choose-coordinator.ts';
 import { ComponentResolver } from './component-resolver.ts';
 import type { ClusterEvent, Coordinator } from './coordinator.ts';
@@ -14,11 +13,9 @@ import { Director } from './director.ts';
 import type { RunningProduction } from './running-production.ts';
 import { DtlService } from './dtl-service.ts';
 import { pythonRunner } from './dtl-python.ts';
-import { legacyDtl, type EngineApi, type LegacyDtlService } from './engine-api.ts';
 import { EventLog } from './event-log.ts';
-import type { PackageUpload } from './migration/package-swap.ts';
 import { NamespaceHandle } from './namespace-handle.ts';
-import type { EngineOperations, NodeInfo, TestRequest } from './namespace-operations.ts';
+import type { EngineOperations, NodeInfo } from './namespace-operations.ts';
 
 export interface EngineOptions {
   /** Python interpreter for workers (default: CONVEYOR_PYTHON or python3). */
@@ -36,7 +33,7 @@ export interface EngineOptions {
   onBackgroundError?: (error: unknown) => void;
 }
 
-export class Engine implements EngineOperations, EngineApi {
+export class Engine implements EngineOperations {
   /** This server among the nodes sharing its store (alone on SQLite). */
   readonly coordinator: Coordinator;
   private readonly handles = new Map<string, NamespaceHandle>();
@@ -137,44 +134,6 @@ export class Engine implements EngineOperations, EngineApi {
     }
     return handle;
   }
-
-  // ---- EngineApi (one namespace parameter per call): kept until the API routes use namespace() ----
-
-  /** @deprecated use namespace(name).dtl */
-  readonly dtl: LegacyDtlService = legacyDtl((namespace) => this.namespace(namespace).then((ns) => ns.dtl));
-
-  async assertNamespace(namespace: string): Promise<void> {
-    await this.namespace(namespace);
-  }
-  status = async (namespace: string) => (await this.namespace(namespace)).status();
-  start = async (namespace: string, production?: string) => (await this.namespace(namespace)).start(production);
-  stop = async (namespace: string) => (await this.namespace(namespace)).stop();
-  kill = async (namespace: string) => (await this.namespace(namespace)).kill();
-  restart = async (namespace: string) => (await this.namespace(namespace)).restart();
-  update = async (namespace: string) => (await this.namespace(namespace)).update();
-  list = async (namespace: string) => (await this.namespace(namespace)).list();
-  getDefault = async (namespace: string) => (await this.namespace(namespace)).getDefault();
-  setDefault = async (namespace: string, production: string) => (await this.namespace(namespace)).setDefault(production);
-  getDefinition = async (namespace: string, production?: string) => (await this.namespace(namespace)).getDefinition(production);
-  putDefinition = async (namespace: string, definition: ProductionDefinition) => (await this.namespace(namespace)).putDefinition(definition);
-  logTop = async (namespace: string, top: number) => (await this.namespace(namespace)).log.top(top);
-  logSince = async (namespace: string, sinceId: number, limit: number) => (await this.namespace(namespace)).log.since(sinceId, limit);
-  searchLog = async (namespace: string, query: LogQuery) => (await this.namespace(namespace)).log.search(query);
-  test = async (namespace: string, request: TestRequest) => (await this.namespace(namespace)).test(request);
-  migrate = async (namespace: string, settingsPath: string) => (await this.namespace(namespace)).migrate(settingsPath);
-  migratePackage = async (namespace: string, upload: PackageUpload) => (await this.namespace(namespace)).migratePackage(upload);
-  componentStart = async (namespace: string, item: string) => (await this.namespace(namespace)).components.start(item);
-  componentStop = async (namespace: string, item: string) => (await this.namespace(namespace)).components.stop(item);
-  componentRestart = async (namespace: string, item: string) => (await this.namespace(namespace)).components.restart(item);
-  items = async (namespace: string) => (await this.namespace(namespace)).items();
-  queues = async (namespace: string) => (await this.namespace(namespace)).queues();
-  connections = async (namespace: string) => (await this.namespace(namespace)).connections();
-  classes = async (namespace: string) => (await this.namespace(namespace)).classes();
-  searchMessages = async (namespace: string, filter: MessageFilter) => (await this.namespace(namespace)).messages.search(filter);
-  getMessage = async (namespace: string, id: number) => (await this.namespace(namespace)).messages.get(id);
-  sessionTrace = async (namespace: string, sessionId: number) => (await this.namespace(namespace)).messages.trace(sessionId);
-  resend = async (namespace: string, id: number, target?: string) => (await this.namespace(namespace)).messages.resend(id, target);
-  messageCounts = async (namespace: string) => (await this.namespace(namespace)).messageCounts();
 
   private backgroundError(error: unknown): void {
     if (this.options.onBackgroundError) this.options.onBackgroundError(error);

@@ -87,8 +87,7 @@ describe('a Python production through the engine', () => {
   it('puts an item whose module does not import in error with a clear log entry; the rest runs', async () => {
     const [writer] = (await user.classes()).filter((c) => c.name === 'Example.FolderWriter');
     await store.classes.put('USER', { ...writer!, name: 'Broken.Operation', module: 'no_such_module', className: 'Nothing', updatedAt: Date.now() });
-    await engine.putDefinition(
-      'USER',
+    await user.putDefinition(
       newProduction('Example.Partial', [
         newItem('Broken', 'Broken.Operation'),
         newItem('Writer', 'Example.FolderWriter', { settings: [{ target: 'Host', name: 'folder', value: join(data, 'partial') }] }),
