@@ -111,7 +111,7 @@ export async function openBenchProduction(options: OpenOptions): Promise<BenchPr
 }
 
 /**
- * The running production behind the façade: EngineApi has no way to push input into a service or
+ * The running production behind the façade: the namespace handle has no way to push input into a service or
  * to send as a pseudo-service at full speed (test() restarts and serialises).
  */
 function runningProduction(engine: Engine): RunningProduction {
