@@ -251,7 +251,9 @@ export function httpFailure(method: string, path: string, response: HttpResponse
       break;
   }
   // A Conveyor server's own failure (a refused request, an unknown item, …) says itself what is wrong.
-  if ((details.code.startsWith('ERR_') || response.status === 500) && detail) return new ConveyorError('ERR_SERVER', detail, { details });
+  // An unknown route (ERR_ROUTE_NOT_FOUND) rather means a wrong address: the 404 wording below says what to check.
+  const ownFailure = details.code.startsWith('ERR_') && details.code !== 'ERR_ROUTE_NOT_FOUND';
+  if ((ownFailure || response.status === 500) && detail) return new ConveyorError('ERR_SERVER', detail, { details });
   if (response.status === 404) {
     return new ConveyorError('ERR_SERVER', `The server at ${where} has no route ${method} ${path} (HTTP 404)${detail ? `: ${detail}` : ''}`, {
       hint: 'check that the URL is the base address of a Conveyor server and that the server is up to date',
