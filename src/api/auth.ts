@@ -109,7 +109,9 @@ export function installAuth(app: FastifyInstance, users: UserDirectory, throttle
       return { user: cached.user };
     }
     const credentials = parseBasic(header);
-    if (!credentials) return null;
+    // No name is no guess (the IoP client sends `Basic Og==` when no user is set): no user has an
+    // empty name, so it is refused without a password check and not counted against the address.
+    if (!credentials || credentials.name === '') return null;
     const refusal = throttle.refusal(credentials.name, address);
     if (refusal) return { refusal };
     await users.reload();

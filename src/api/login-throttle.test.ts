@@ -105,6 +105,12 @@ describe('throttled logins over HTTP', () => {
     expect(refused.json().error).toBe('ERROR #AUTH_THROTTLED: Too many failed logins for address 10.5.0.1: try again in 60 s');
   });
 
+  it('does not count requests without a user name (what the IoP client sends when none is set)', async () => {
+    const empty = await Promise.all(Array.from({ length: 8 }, () => h.app.inject({ url: '/api/iop/status', remoteAddress: '10.8.0.1', headers: { authorization: 'Basic Og==' } })));
+    expect(empty.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 8 }, () => 401));
+    expect((await attempt('viewer', passwords.viewer, '10.8.0.1')).statusCode).toBe(200);
+  });
+
   it('a burst of parallel guesses gets no more password checks than allowed', async () => {
     const replies = await Promise.all(Array.from({ length: 12 }, () => attempt('burst', 'wrong', '10.6.0.1')));
     const statuses = replies.map((reply) => reply.statusCode);
