@@ -5,6 +5,7 @@
  * certificate's validity, and the Python interpreter of the workers.
  */
 import { execFile } from 'node:child_process';
+import { stat } from 'node:fs/promises';
 import { loadTlsPair } from '../api/tls-pair.ts';
 import { errorText } from '../core/errors.ts';
 import type { ServerConfig } from './config.ts';
@@ -27,7 +28,12 @@ async function homeFindings(config: ServerConfig): Promise<Finding[]> {
     ...check.warnings.map((text): Finding => ({ verdict: 'warning', text })),
     ...check.readableFiles.map((path): Finding => ({ verdict: 'warning', text: `Other users can read ${path}: chmod 600 ${path} (the next start also does it)` })),
   ];
-  return findings.length > 0 ? findings : [{ verdict: 'ok', text: `The home ${config.home} is private (or will be created so)` }];
+  if (findings.length > 0) return findings;
+  const exists = await stat(config.home).then(
+    () => true,
+    () => false,
+  );
+  return [{ verdict: 'ok', text: exists ? `The home ${config.home} is private` : `The home ${config.home} does not exist yet; the first start creates it private (0700)` }];
 }
 
 async function transportFindings(config: ServerConfig, now: Date): Promise<Finding[]> {
