@@ -128,8 +128,12 @@ program
   .action(async (flags: ServeFlags) => {
     try {
       const report = doctorReport(await diagnose(configOf(flags)));
-      for (const line of report.lines) process.stdout.write(`${line}\n`);
       process.exitCode = report.exitCode;
+      // A reader that goes away (`conveyor doctor | head -1`) ends the command quietly.
+      process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+      });
+      process.stdout.write(`${report.lines.join('\n')}\n`);
     } catch (error) {
       process.stderr.write(`Error: ${errorText(error)}\n`);
       process.exitCode = 1;
