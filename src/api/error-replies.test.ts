@@ -85,9 +85,13 @@ describe('error texts', () => {
       '    raise ValueError("bad setting")',
       'ValueError: bad setting',
     ].join('\n');
-    const reply = await statusFailingWith(new ConveyorError('ERR_COMPONENT_FAILED', traceback));
+    const reply = await statusFailingWith(new ConveyorError('ERR_COMPONENT_FAILED', traceback, { hint: 'fix the component and restart it' }));
     expect(reply.json().error).toBe(
-      "ERROR #COMPONENT_FAILED: Cannot start Echo (Python.EchoOperation): on_init: ValueError: bad setting\nValueError: bad setting (traceback left out; it is in the server's log)",
+      "ERROR #COMPONENT_FAILED: Cannot start Echo (Python.EchoOperation): on_init: ValueError: bad setting (traceback left out; it is in the server's log) (fix the component and restart it)",
+    );
+    const chained = ['Migration failed', 'Traceback (most recent call last):', '  File "x.py", line 1', 'KeyError: 1', '', 'During handling of the above exception, another exception occurred:', '', 'Traceback (most recent call last):', '  File "y.py", line 2', 'ValueError: 2'].join('\n');
+    expect((await statusFailingWith(new ConveyorError('ERR_MIGRATION', chained))).json().error).toBe(
+      "ERROR #MIGRATION: Migration failed (traceback left out; it is in the server's log)\nKeyError: 1\nValueError: 2",
     );
   });
 });

@@ -100,10 +100,12 @@ export function installErrorReplies(app: FastifyInstance, limits: ErrorLimits): 
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const spec = routeConfig(request).spec === true;
     if (isConveyorError(error)) {
-      const text = error.hint ? `${error.message} (${error.hint})` : error.message;
+      // The message is cleaned before the hint is added, so the note on a left-out traceback reads in place.
+      const message = publicText(error.message);
+      const text = error.hint ? `${message} (${error.hint})` : message;
       // Expected failures are routine; one whose reply had to leave something out is logged in full.
-      if (publicText(text) === text) request.log.info({ code: error.code, err: error.message }, 'request failed');
-      else request.log.warn({ code: error.code, err: text }, 'request failed (the reply leaves out paths or a traceback)');
+      if (message === error.message) request.log.info({ code: error.code, err: error.message }, 'request failed');
+      else request.log.warn({ code: error.code, err: error.message }, 'request failed (the reply leaves out paths or a traceback)');
       return sendError(reply, spec ? 500 : error.status, { error: text, code: error.code });
     }
     const transport = transportError(error, limits, spec);

@@ -39,21 +39,44 @@ export function withoutServerPaths(text: string): string {
   return result;
 }
 
-/** Drops the frames of Python tracebacks, keeping the exception line after them. */
+const tracebackNote = "(traceback left out; it is in the server's log)";
+
+/**
+ * Drops the frames of Python tracebacks. The exception line after them stays unless the text already
+ * says it; a note where the traceback was says where to find it.
+ */
 export function withoutTracebacks(text: string): string {
   if (!text.includes('Traceback (most recent call last):')) return text;
   const kept: string[] = [];
+  let blanks: string[] = [];
   let inFrames = false;
+  let noted = false;
   for (const line of text.split('\n')) {
-    if (line.startsWith('Traceback (most recent call last):')) {
-      inFrames = true;
+    // Python's sentences between chained tracebacks belong to the traceback.
+    if (/^(During handling of the above exception|The above exception was the direct cause)/.test(line)) continue;
+    if (line.trim() === '') {
+      if (!inFrames) blanks.push(line);
       continue;
     }
-    if (inFrames && (line.startsWith(' ') || line.trim() === '' || /^(During handling|The above exception)/.test(line))) continue;
+    if (line.startsWith('Traceback (most recent call last):')) {
+      blanks = [];
+      inFrames = true;
+      if (!noted) {
+        if (kept.length > 0) kept[kept.length - 1] = `${kept[kept.length - 1]} ${tracebackNote}`;
+        else kept.push(tracebackNote);
+        noted = true;
+      }
+      continue;
+    }
+    if (inFrames && line.startsWith(' ')) continue;
+    const exceptionLine = inFrames;
     inFrames = false;
+    kept.push(...blanks);
+    blanks = [];
+    if (exceptionLine && kept.join('\n').includes(line.trim())) continue;
     kept.push(line);
   }
-  return `${kept.join('\n').trimEnd()} (traceback left out; it is in the server's log)`;
+  return kept.join('\n');
 }
 
 /** Node's file-system errors read `CODE: description, syscall 'path'`: keep the code and description. */
