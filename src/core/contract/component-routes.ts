@@ -55,7 +55,7 @@ export const queues = route({
   ),
 });
 
-export const itemKind = Type.Union([Type.Literal('service'), Type.Literal('process'), Type.Literal('operation'), Type.Literal('component')]);
+const itemKind = Type.Union([Type.Literal('service'), Type.Literal('process'), Type.Literal('operation'), Type.Literal('component')]);
 
 export const connections = route({
   method: 'GET',

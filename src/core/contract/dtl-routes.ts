@@ -10,7 +10,7 @@ const tag = 'DTL';
 const nameParams = (what: string) => closed({ name: pathText(what) });
 const deleted = closed({ deleted: Type.String() });
 
-export const transformSummary = closed({
+const transformSummary = closed({
   name: Type.String(),
   sourceClass: Type.String(),
   targetClass: Type.String(),
@@ -22,9 +22,9 @@ export const transformSummary = closed({
 export type TransformSummaryJson = Static<typeof transformSummary>;
 
 const transformVersionFields = { name: Type.String(), source: Type.String({ description: 'The <transform> XML (or the .cls text it was stored as)' }), version: Type.Integer(), updatedAt: Type.Integer() };
-export const transformVersion = closed(transformVersionFields);
+const transformVersion = closed(transformVersionFields);
 
-export const diagnostic = closed({ line: Type.Integer(), column: Type.Integer(), severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]), message: Type.String() });
+const diagnostic = closed({ line: Type.Integer(), column: Type.Integer(), severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]), message: Type.String() });
 export type DiagnosticJson = Static<typeof diagnostic>;
 
 /** A field of a message class or JSON schema as the DTL editor shows it (src/dtl/schema-tree.ts). */
@@ -39,7 +39,7 @@ export interface SchemaFieldJson {
   children: SchemaFieldJson[];
 }
 /** One level is declared; `children` holds more of the same (JSON Schema recursion would not survive the OpenAPI document). */
-export const schemaField = closed({
+const schemaField = closed({
   name: Type.String(),
   path: Type.String({ description: 'What goes inside source.{…}' }),
   type: Type.String(),

@@ -35,7 +35,7 @@ const headerFields = {
 export const messageHeader = closed(headerFields);
 export type MessageHeaderJson = Static<typeof messageHeader>;
 
-export const messageBody = closed({
+const messageBody = closed({
   classname: Type.String(),
   encoding: Type.Union([Type.Literal('json'), Type.Literal('pickle'), Type.Literal('native'), Type.Literal('empty')]),
   data: Type.String(),
@@ -44,9 +44,9 @@ export const messageBody = closed({
 export const storedMessage = closed({ ...headerFields, body: messageBody });
 export type StoredMessageJson = Static<typeof storedMessage>;
 
-export const declaredSetting = closed({ name: Type.String(), type: Type.String(), defaultValue: nullableText, description: Type.String() });
+const declaredSetting = closed({ name: Type.String(), type: Type.String(), defaultValue: nullableText, description: Type.String() });
 
-export const componentKind = Type.Union([Type.Literal('service'), Type.Literal('process'), Type.Literal('operation'), Type.Literal('inbound_adapter'), Type.Literal('outbound_adapter')]);
+const componentKind = Type.Union([Type.Literal('service'), Type.Literal('process'), Type.Literal('operation'), Type.Literal('inbound_adapter'), Type.Literal('outbound_adapter')]);
 
 export const classBinding = closed({
   name: Type.String(),

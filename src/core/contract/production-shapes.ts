@@ -39,7 +39,7 @@ export const logEntry = closed({
 });
 export type LogEntryJson = Static<typeof logEntry>;
 
-export const settingTarget = Type.Union([Type.Literal('Host'), Type.Literal('Adapter')]);
+const settingTarget = Type.Union([Type.Literal('Host'), Type.Literal('Adapter')]);
 
 export const exportSetting = closed({ target: settingTarget, name: Type.String(), value: Type.String() });
 export type ExportSettingJson = Static<typeof exportSetting>;

@@ -72,7 +72,6 @@ export function namespaceBody<const P extends TProperties>(properties: P = {} as
 
 /** Every error body: the text, and the stable code on Conveyor's own failures. */
 export const errorReply = Type.Object({ error: Type.String({ minLength: 1 }), code: Type.Optional(Type.String()) }, { additionalProperties: false });
-export type ErrorReply = Static<typeof errorReply>;
 
 export function ok<const S extends TSchema>(description: string, schema: S) {
   return { 200: { description, schema } } as const;
