@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isConveyorError, type ErrorCode } from '../core/errors.ts';
@@ -60,6 +61,10 @@ describe('Engine lifecycle on a real SQLite store', () => {
     const error = await engine.namespace('NOPE').catch((e: unknown) => e);
     expect((error as { hint?: string }).hint).toMatch(/USER/);
     expect(await engine.namespace('USER')).toBe(user);
+  });
+
+  it('answers GET /nodes on its own store with this server alone', async () => {
+    expect(await engine.nodes()).toEqual([{ nodeId: 'local', host: hostname(), pid: process.pid, self: true, silentMs: 0 }]);
   });
 
   it('walks start → running → stop → stopped, and refuses what does not apply', async () => {
