@@ -190,6 +190,10 @@ describe('portal routes', () => {
     const bad = await app.inject({ method: 'PUT', url: '/api/iop/definition', headers: auth('admin'), payload: { definition: read } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERROR #INVALID_INPUT: item Python.Router: pool_size must be an integer of at least 0, not -1');
+    const empty = await app.inject({ method: 'PUT', url: '/api/iop/definition', headers: auth('admin'), payload: { definition: { ...read, items: undefined } } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toMatch(/definition\.items is required in the body of PUT \/api\/iop\/definition$/);
+    expect((await engine.getDefinition('USER', 'Demo.Production')).items).toHaveLength(2);
   });
 
   it('runs a test call and answers its session and duration', async () => {

@@ -135,10 +135,13 @@ export const getDefinition = route({
   replies: ok('Definition', exportDefinition),
 });
 
-/** The export shape as sent back: every field but the names may be left out (defaults apply). */
-const definitionInput = Type.Partial(exportDefinition);
-const itemInput = Type.Partial(exportItem);
-const settingInput = Type.Partial(exportSetting);
+/**
+ * The export shape as sent back: the names and the item list are required (a definition without its
+ * items would replace the production by an empty one); every other field may be left out (defaults apply).
+ */
+const settingInput = closed({ ...Type.Partial(exportSetting).properties, name: Type.String() });
+const itemInput = closed({ ...Type.Partial(exportItem).properties, name: Type.String(), classname: Type.String(), settings: Type.Optional(Type.Array(settingInput)) });
+const definitionInput = closed({ ...Type.Partial(exportDefinition).properties, name: Type.String(), items: Type.Array(itemInput) });
 
 export const putDefinition = route({
   method: 'PUT',
@@ -149,7 +152,7 @@ export const putDefinition = route({
   summary: 'Create or replace a production definition (the export shape); POST /update applies it',
   querystring: namespaceQuery(),
   body: namespaceBody({
-    definition: closed({ ...definitionInput.properties, items: Type.Optional(Type.Array(closed({ ...itemInput.properties, settings: Type.Optional(Type.Array(closed(settingInput.properties))) }))) }),
+    definition: definitionInput,
   }),
   replies: ok('Stored', closed({ production: Type.String(), items: Type.Integer() })),
 });
