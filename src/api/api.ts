@@ -29,7 +29,7 @@ const extraServers = new WeakMap<FastifyInstance, Set<Server>>();
 const catalogs = new WeakMap<FastifyInstance, RouteCatalog>();
 
 /**
- * The route catalog of an app built by buildApi: routes added later with `addRoute(scope, catalog, …)`
+ * The route catalog of an app built by buildApi: routes served later with `serve(scope, catalog, …)`
  * (e.g. the portal's) appear in `GET /openapi.json`, which is built on its first request.
  */
 export function apiCatalog(app: FastifyInstance): RouteCatalog | null {
