@@ -58,7 +58,8 @@ export async function hashPassword(name: string, password: string, role: Role, c
 const decoy: UserRecord = { name: '', role: 'viewer', salt: randomBytes(16).toString('base64'), hash: randomBytes(keyLength).toString('base64'), cost: defaultCost };
 
 function validName(name: string): boolean {
-  return /^[A-Za-z0-9._@-]{1,64}$/.test(name);
+  // `.` and `..` fit the characters but are path segments: GET /users/.. must not name a user.
+  return /^[A-Za-z0-9._@-]{1,64}$/.test(name) && name !== '.' && name !== '..';
 }
 
 export class UserDirectory {

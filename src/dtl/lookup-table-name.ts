@@ -2,10 +2,11 @@
  * What a lookup table may be called. A name must be readable back through every route that names a
  * table: it is a path segment of `GET /lookups/{name}` (so no `/`, `\`, `.` or `..`, and short enough
  * for the router), an item of the comma-separated `table` list of `GET /lookups/export` (so no comma),
- * and `export` / `import` are routes of their own beside it. Control characters (NUL among them) have
- * no place in a name. Checked wherever a table is created: the lookup-table XML import and the engine.
+ * and `export` / `import` are routes of their own beside it; on top of the rule of every stored name
+ * (core/names.ts). Checked wherever a table is created: the lookup-table XML import and the engine.
  */
 import { ConveyorError } from '../core/errors.ts';
+import { nameProblem } from '../core/names.ts';
 
 /** Route words beside `/lookups/{name}`: a table of that name could never be read back. */
 export const reservedLookupNames: readonly string[] = ['export', 'import'];
@@ -14,10 +15,9 @@ export const maxLookupNameLength = 100;
 
 /** Why `name` cannot name a lookup table, or null when it can. */
 export function lookupNameProblem(name: string): string | null {
-  if (name === '') return 'a lookup table needs a name';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return `the lookup table name ${JSON.stringify(name)} contains a control character`;
-  if (name === '.' || name === '..') return `"${name}" cannot name a lookup table`;
-  if (/[/\\,]/.test(name)) return `the lookup table name ${JSON.stringify(name)} contains "/", "\\" or ","; those separate paths and lists`;
+  const common = nameProblem('lookup table', name);
+  if (common) return common;
+  if (name.includes(',')) return `the lookup table name ${JSON.stringify(name)} contains ","; GET /lookups/export?table= lists names with commas`;
   if (reservedLookupNames.includes(name)) return `"${name}" is reserved (GET /lookups/${name} is a route of its own); choose another name`;
   if (encodeURIComponent(name).length > maxLookupNameLength) return `the lookup table name ${JSON.stringify(name.slice(0, 20))}… is longer than ${maxLookupNameLength} characters once URL-encoded`;
   return null;

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { ConveyorError, errorText, isConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
+import { checkName } from '../core/names.ts';
 import { checkLookupName } from '../dtl/lookup-table-name.ts';
 import {
   checkPathsAgainstSchemas,
@@ -78,6 +79,7 @@ export class DtlService implements DtlOperations {
 
   /** Validates, then stores a new version; a document with errors is refused with its diagnostics. */
   async putTransform(name: string, source: string): Promise<StoredTransform> {
+    checkName('transform', name);
     const errors = (await this.compileTransform(source, name)).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new ConveyorError('ERR_DTL', `Transform ${name} has errors: ${errors.map(formatDiagnostic).join('; ')}`, { details: { diagnostics: errors } });
@@ -159,6 +161,8 @@ export class DtlService implements DtlOperations {
   /** The spec's import operation: a JSON schema file (or document), a package, a schema name. */
   async importSchema(request: { path?: string; schema?: unknown; package: string; name: string }): Promise<void> {
     if (!request.name.trim()) throw new ConveyorError('ERR_INVALID_INPUT', 'The schema needs a name');
+    checkName('schema', request.name);
+    if (request.package !== '') checkName('schema package', request.package);
     let schema = request.schema;
     if (request.path !== undefined) {
       let text: string;

@@ -87,3 +87,25 @@ describe('hostile lookup names and XML documents', () => {
     expect(compiled.text).not.toContain('Maximum call stack');
   });
 });
+
+describe('hostile names of other stored things', () => {
+  it.each([
+    ['a transform named ..', 'PUT', '/api/iop/transforms/%2E%2E', { source: '<transform sourceClass="Ens.StringRequest" targetClass="Ens.StringRequest"/>' }, /^ERROR #INVALID_INPUT: Invalid transform name: ".." cannot name a transform/],
+    ['a schema in the package ../x', 'POST', '/api/iop/schemas/import', { schema: { type: 'object' }, package: '../x', name: 'Ok' }, /^ERROR #INVALID_INPUT: Invalid schema package name: the schema package name "\.\.\/x" contains/],
+    ['a schema named NUL', 'POST', '/api/iop/schemas/import', { schema: { type: 'object' }, package: 'p', name: 'a\u0000b' }, /^ERROR #INVALID_INPUT: Invalid schema name: .* contains a control character/],
+    ['a user named ..', 'PUT', '/api/iop/users/%2E%2E', { password: 'pw', role: 'viewer' }, /^ERROR #INVALID_INPUT: Invalid user name/],
+  ])('%s is refused with a clear error', async (_label, method, path, body, text) => {
+    const reply = await server.local(method, path, body);
+    expect(reply.status).toBe(400);
+    expect((reply.json as { error: string }).error).toMatch(text);
+  });
+
+  it('stores none of them', async () => {
+    expect((await server.local('GET', '/api/iop/transforms')).json).toEqual({ transforms: [] });
+    const users = await server.local('GET', '/api/iop/users');
+    expect(users.status).toBe(200);
+    expect(users.text).toContain('"admin"');
+    expect(users.text).not.toContain('".."');
+  });
+});
+
