@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserDirectory } from '../../src/api/users.ts';
 import { httpCall, startServerProcess, type HttpReply, type ServerProcess } from '../support/server-process.ts';
 import { eventually, tempDir } from '../support/temp-dir.ts';
+import { ConveyorClient, failureOf } from '../../src/client/api-client.ts';
+import { createFetchTransport } from '../../src/client/fetch-transport.ts';
+import { portalRoutes, specRoutes } from '../../src/client/routes.ts';
 import { OpenApiCheck, type OpenApiDocument } from './support/openapi-check.ts';
 
 const fixture = fileURLToPath(new URL('./fixtures/echo', import.meta.url));
@@ -373,6 +376,22 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
     expect((await api('DELETE', '/api/iop/transforms/E2E.Label', undefined, 'operator', '/api/iop/transforms/{name}')).json).toEqual({ deleted: 'E2E.Label' });
     expect((await api('DELETE', '/api/iop/lookups/Codes', undefined, 'operator', '/api/iop/lookups/{name}')).json).toEqual({ deleted: 'Codes' });
     expect((await api('DELETE', '/api/iop/schemas/e2e.Out', undefined, 'operator', '/api/iop/schemas/{name}')).json).toEqual({ deleted: 'e2e.Out' });
+  });
+});
+
+describe("the portal's way in: src/client over the browser's fetch", () => {
+  it('signs in, reads items and the definition, saves it back and searches messages, typed by the declarations', async () => {
+    const client = new ConveyorClient(createFetchTransport({ baseUrl: server.url, credentials: { username: 'admin', password: 'e2e-admin-pw' } }), { namespace: 'USER' });
+    expect(await client.call(portalRoutes.whoami)).toEqual({ user: 'admin', role: 'admin', namespaces: ['USER'] });
+    const items = await client.call(portalRoutes.items, { query: { production: 'Api.Test.Production' } });
+    expect(items.items.map((item) => item.name)).toEqual(['Echo', 'Silent']);
+    const definition = await client.call(portalRoutes.getDefinition, { query: { production: 'Api.Test.Production' } });
+    expect(await client.call(portalRoutes.putDefinition, { body: { definition } })).toEqual({ production: 'Api.Test.Production', items: 2 });
+    const page = await client.call(portalRoutes.searchMessages, { query: { target: 'Echo', status: 'completed', limit: 2 } });
+    expect(page.messages.length).toBeGreaterThan(0);
+    expect(page.messages.every((message) => message.target === 'Echo' && message.status === 'completed')).toBe(true);
+    const refused = await client.call(specRoutes.start, { body: { prodution: 'X' } as never }).catch((error: unknown) => error);
+    expect(failureOf(refused)).toMatchObject({ status: 400, code: 'ERR_INVALID_INPUT' });
   });
 });
 
