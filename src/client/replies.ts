@@ -9,12 +9,12 @@ import type { importSchema } from '../core/contract/dtl-routes.ts';
 import type { ExportItemJson, ExportJson, ListRecordJson, LogEntryJson } from '../core/contract/production-shapes.ts';
 import type { BodyOf, ReplyOf } from '../core/contract/route.ts';
 import type * as spec from '../core/contract/spec-routes.ts';
+import type { migrateLocalReply } from '../core/contract/spec-routes.ts';
 
 export type VersionReply = ReplyOf<typeof spec.version>;
 export type StatusReply = ReplyOf<typeof spec.status>;
 export type StartReply = ReplyOf<typeof spec.start>;
 export type LifecycleReply = ReplyOf<typeof spec.stop> | ReplyOf<typeof spec.kill> | ReplyOf<typeof spec.restart> | ReplyOf<typeof spec.update>;
-export type DefaultReply = ReplyOf<typeof spec.getDefault>;
 
 /** One value of `GET /list`; IoP servers send `AutoStart` as 0/1 and may use other status words. */
 export interface ProductionStatusRecord extends Omit<ListRecordJson, 'AutoStart' | 'Status'> {
@@ -52,7 +52,7 @@ export interface MigrateUpload extends WithoutNamespace<BodyOf<typeof spec.migra
 }
 
 /** What a server may answer to a migrate: an empty body, or the console lines of a local-path migrate. */
-export type MigrateReport = Partial<Static<typeof spec.migrateLocalReply>>;
+export type MigrateReport = Partial<Static<typeof migrateLocalReply>>;
 
 /** The Atelier compile reply; read tolerantly (other servers may leave parts out). */
 export type CompileReply = Partial<Static<typeof atelierReply>>;

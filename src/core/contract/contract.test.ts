@@ -22,9 +22,9 @@ type Equal<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const headerIsExact: Equal<families.MessageHeaderJson, MessageHeader> = true;
 const storedIsExact: Equal<families.StoredMessageJson, StoredMessage> = true;
 const bindingIsExact: Equal<families.ClassBindingJson, ClassBinding> = true;
-const summaryIsExact: Equal<families.TransformSummaryJson, TransformSummary> = true;
+const summaryIsExact: Equal<families.dtlRoutes.TransformSummaryJson, TransformSummary> = true;
 const treeIsExact: Equal<families.SchemaFieldJson, SchemaTreeNode> = true;
-const diagnosticFits: Equal<Omit<DtlDiagnostic, 'document'>, families.DiagnosticJson> = true;
+const diagnosticFits: Equal<Omit<DtlDiagnostic, 'document'>, families.dtlRoutes.DiagnosticJson> = true;
 const depthFits: Equal<Pick<families.ItemStateJson, 'queued' | 'delivered' | 'oldest'>, Omit<QueueDepth, 'target'>> = true;
 
 function isRoute(value: unknown): value is RouteContract {

@@ -9,5 +9,4 @@ export * as userRoutes from './user-routes.ts';
 export * from './route.ts';
 export * from './production-shapes.ts';
 export * from './portal-shapes.ts';
-export type { DiagnosticJson, SchemaFieldJson, TransformSummaryJson } from './dtl-routes.ts';
-export type { UserJson } from './user-routes.ts';
+export type { SchemaFieldJson } from './dtl-routes.ts';

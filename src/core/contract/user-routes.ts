@@ -1,11 +1,10 @@
 /** Beyond the spec: the API's users (admin role). Passwords are only ever received, never returned. */
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { closed, noQuery, ok, pathText, route } from './route.ts';
 
 const tag = 'Users';
 export const role = Type.Union([Type.Literal('viewer'), Type.Literal('operator'), Type.Literal('admin')]);
 const user = closed({ name: Type.String(), role });
-export type UserJson = Static<typeof user>;
 const nameParams = closed({ name: pathText('User name') });
 
 export const listUsers = route({

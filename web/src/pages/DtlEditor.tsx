@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ActionNode, DtlDiagnostic, TransformNode } from '../../../src/dtl/index.ts';
-import { dtlRoutes, type DiagnosticJson } from '../../../src/client/routes.ts';
+import { dtlRoutes } from '../../../src/client/routes.ts';
 import { failedStatus, failureDetails } from '../connection.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
 import { ActionList, Palette, type ActionEditing } from '../dtl/ActionList.tsx';
@@ -15,6 +15,8 @@ import { appendAction, edit, mapFields, mappingLinks, moveAction, newAction, new
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { DtlTester } from './DtlTester.tsx';
+
+type DiagnosticJson = dtlRoutes.DiagnosticJson;
 
 /** A diagnostic the server attached to a refused save. */
 function isDiagnostic(value: unknown): value is DiagnosticJson {
