@@ -103,6 +103,7 @@ export function serve<C extends RouteContract>(scope: ContractScope, catalog: Ro
     method: contract.method,
     url: contract.path,
     config,
+    // The same schemas as SchemaOf<C>, minus the absent parts (Fastify warns about a key set to undefined).
     schema: schema as unknown as SchemaOf<C>,
     // A body may be omitted, but a JSON `null` is a body that is not the declared object.
     ...(contract.body ? { preValidation: refuseNullBody } : {}),
