@@ -5,6 +5,7 @@
  */
 import type { ClassBinding } from '../core/components.ts';
 import { ConveyorError } from '../core/errors.ts';
+import { checkDefinition } from '../core/definition-check.ts';
 import type { StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import type { QueueDepth, Store } from '../store/store.ts';
@@ -118,6 +119,7 @@ export class NamespaceHandle implements NamespaceOperations {
   }
 
   async putDefinition(definition: ProductionDefinition): Promise<void> {
+    checkDefinition(definition);
     const names = new Set<string>();
     for (const item of definition.items) {
       if (names.has(item.name)) throw new ConveyorError('ERR_INVALID_INPUT', `Item name ${item.name} appears twice in production ${definition.name}`);
