@@ -9,7 +9,7 @@ import { accepts, acceptsText, badNumbers, hostileNames, hostileNumbers, hostile
 import type { BaselineRequest } from './baselines.ts';
 import { objectShape, roleAtLeast, routeKey, typesOf, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
 
-export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'unknown-user';
+export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' | 'huge-password' | 'unknown-user';
 
 /**
  * What the docs promise, held by reply-judge.ts. `invalid`: the route's own declaration rejects the
@@ -45,6 +45,8 @@ const numericQuery = new Set(['top', 'since_id', 'limit', 'before', 'version', '
 const formattedQuery: Record<string, string> = { from: 'not-a-time', to: 'not-a-time', status: 'no-such-status', kind: 'no-such-kind', type: 'no-such-type' };
 
 const valueMarker = '__BAD_INPUT_VALUE__';
+/** Unknown fields in one body: the refusal names them all, so it must not grow past reason (or hang). */
+const manyFields = 10_000;
 /** The longest path segment the server routes (docs/api.md, "Outside both rules"). */
 const maxPathSegment = 100;
 
@@ -170,6 +172,7 @@ function credentialCases({ route, basePath, add }: RouteContext): void {
   add('credentials', 'a header that is not Basic', 'unauthenticated', { identity: 'malformed' });
   add('credentials', 'a wrong password', 'unauthenticated', { identity: 'wrong-password' });
   add('credentials', 'an unknown user', 'unauthenticated', { identity: 'unknown-user' });
+  add('credentials', 'a password of 8 KB', 'unauthenticated', { identity: 'huge-password' });
   for (const role of ['viewer', 'operator'] as const) {
     if (!roleAtLeast(role, route.role)) add('role', `a ${role} on a route for ${route.role}s`, 'forbidden', { identity: role });
   }
@@ -200,7 +203,13 @@ function bodyCases({ route, baseline, baseBody, add }: RouteContext, bodyLimit: 
   for (const value of wrongValues(top)) add('body not an object', `the whole body is ${value.label}`, 'invalid', { body: value.json });
   if (Array.isArray(baseline.body)) return;
   const body = baseline.body ?? {};
-  if (objectShape(top)?.closed) add('unknown field', 'an unknown extra field', 'invalid', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
+  if (objectShape(top)?.closed) {
+    add('unknown field', 'an unknown extra field', 'invalid', { body: bodyWith(body, ['unknownBadInputField'], { label: '', json: '"x"' }) });
+    // JSON.parse makes `__proto__` an own field; a check that walks prototypes would miss it.
+    const withFields = (fields: string) => `{${fields}${baseBody === '{}' ? '' : ','}${baseBody.slice(1)}`;
+    add('unknown field', 'a __proto__ field', 'invalid', { body: withFields('"__proto__":{"role":"admin","isAdmin":true}') });
+    add('unknown field', `${manyFields} unknown fields`, 'invalid', { body: withFields(Array.from({ length: manyFields }, (_, index) => `"unknownBadInputField${index}":${index}`).join(',')) });
+  }
   for (const property of propertiesOf(top, body)) propertyCases(property, body, add);
 }
 

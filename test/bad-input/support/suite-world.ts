@@ -59,6 +59,8 @@ function headersOf(who: Identity): { headers: Record<string, string>; localAddre
       return { headers: { authorization: 'Bearer bad-input-token' }, localAddress: strangerAddress() };
     case 'wrong-password':
       return { headers: basicHeader(lockedOut.name, 'not-the-password'), localAddress: strangerAddress() };
+    case 'huge-password':
+      return { headers: basicHeader(lockedOut.name, 'p'.repeat(8192)), localAddress: strangerAddress() };
     case 'unknown-user':
       // A new name each time: a throttled name would answer 429 instead of showing the 401 path.
       return { headers: basicHeader(`no-such-user-${nextAddress}-${Date.now()}`, 'whatever'), localAddress: strangerAddress() };
