@@ -224,6 +224,9 @@ export class Director {
    * command order, like a component command.
    */
   async test(call: TestCall): Promise<TestCallResult> {
+    // A start under way (here, or another node's being applied) reports running: wait for it
+    // instead of refusing as if nothing ran.
+    if (this.state === 'starting') await this.afterEarlierCommands();
     const target = this.requireRunning('test a component').requireHost(call.target);
     refuseUntestable(target, call.restart);
     await this.resolver.checkTestMessage?.(target.item, call.body);
