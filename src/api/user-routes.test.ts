@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, createHarness, type Harness } from '../../test/api/support/harness.ts';
 
@@ -37,6 +38,20 @@ describe('user routes', () => {
     expect(lastAdmin.json().error).toMatch(/Cannot remove admin: it is the last admin \(Give another user the admin role first\)$/);
     const demote = await h.app.inject({ method: 'PUT', url: '/api/iop/users/admin', headers: h.auth('admin'), payload: { password: 'x', role: 'viewer' } });
     expect(demote.json().error).toMatch(/Cannot make admin a viewer: it is the last admin/);
+  });
+
+  it('answers 30 user changes sent at the same time with success, and keeps them all', async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `parallel${i}`);
+    const replies = await Promise.all(
+      names.map((name) => h.app.inject({ method: 'PUT', url: `/api/iop/users/${name}`, headers: h.auth('admin'), payload: { password: `pw-${name}`, role: 'viewer' } })),
+    );
+    expect(replies.map((reply) => reply.statusCode)).toEqual(names.map(() => 200));
+    const saved = JSON.parse(await readFile(h.users.file, 'utf8')).users.map((user: { name: string }) => user.name);
+    expect(saved).toEqual(expect.arrayContaining(names));
+    const listed = (await h.app.inject({ url: '/api/iop/users', headers: h.auth('admin') })).json().map((user: { name: string }) => user.name);
+    expect(listed).toEqual(expect.arrayContaining(names));
+    await Promise.all(names.map((name) => h.app.inject({ method: 'DELETE', url: `/api/iop/users/${name}`, headers: h.auth('admin') })));
+    expect(JSON.parse(await readFile(h.users.file, 'utf8')).users.map((user: { name: string }) => user.name)).toEqual(['viewer', 'operator', 'admin']);
   });
 
   it('is for admins only', async () => {

@@ -34,6 +34,29 @@ describe('UserDirectory', () => {
     expect((await readdir(dir)).sort()).toEqual(['users.json']);
   });
 
+  it('keeps every one of many changes made at the same time, and each succeeds', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await users.set('admin', 'pw-admin', 'admin');
+    const names = Array.from({ length: 30 }, (_, i) => `u${i}`);
+    const added = await Promise.allSettled(names.map((name) => users.set(name, `pw-${name}`, 'viewer')));
+    expect(added.filter((result) => result.status === 'rejected')).toEqual([]);
+    // Removals and a refused change at the same time as further additions: the refusal stops nothing.
+    const mixed = await Promise.allSettled([
+      ...names.slice(0, 10).map((name) => users.remove(name)),
+      users.remove('nobody'),
+      ...['v1', 'v2', 'v3'].map((name) => users.set(name, 'pw', 'operator')),
+    ]);
+    expect(mixed.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason))).toEqual([
+      expect.stringMatching(/No user named "nobody"/),
+    ]);
+    const expected = ['admin', ...names.slice(10), 'v1', 'v2', 'v3'].sort();
+    const saved = JSON.parse(await readFile(users.file, 'utf8')).users.map((user: { name: string }) => user.name);
+    expect(saved.sort()).toEqual(expected);
+    expect((await UserDirectory.open(users.file)).list().map((user) => user.name).sort()).toEqual(expected);
+    expect(await users.verify('u29', 'pw-u29')).toEqual({ name: 'u29', role: 'viewer' });
+    expect(await readdir(dir)).toEqual(['users.json']);
+  });
+
   it('verifies the right password only', async () => {
     const users = await UserDirectory.open(join(dir, 'users.json'));
     await users.set('alice', 's3cret', 'admin');

@@ -68,6 +68,11 @@ export class UserDirectory {
   #loadedMtime = -1;
   /** Bumped on every change, so callers caching verifications can drop stale entries. */
   #generation = 0;
+  /**
+   * The changes of this directory, one after the other: each reloads, modifies and saves the file
+   * only after the one before it was saved, so changes made at the same time are all kept.
+   */
+  #changes: Promise<void> = Promise.resolve();
 
   private constructor(file: string) {
     this.file = file;
@@ -148,34 +153,53 @@ export class UserDirectory {
     }
     if (!isRole(role)) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid role ${JSON.stringify(role)}: use viewer, operator or admin`);
     if (password.length === 0) throw new ConveyorError('ERR_INVALID_INPUT', `The password of ${name} must not be empty`);
-    await this.reload();
-    if (role !== 'admin') this.#keepAnAdmin(name, `make ${name} a ${role}`);
-    this.#users.set(name, await hashPassword(name, password, role));
-    await this.#save();
+    // Hashed before the change's turn: scrypt is the slow part and needs nothing from the file.
+    const record = await hashPassword(name, password, role);
+    await this.#change((users) => {
+      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} a ${role}`);
+      users.set(name, record);
+    });
   }
 
   async remove(name: string): Promise<void> {
-    await this.reload();
-    if (!this.#users.has(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
-    this.#keepAnAdmin(name, `remove ${name}`);
-    this.#users.delete(name);
-    await this.#save();
+    await this.#change((users) => {
+      if (!users.has(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
+      keepAnAdmin(users, name, `remove ${name}`);
+      users.delete(name);
+    });
   }
 
-  /** Nobody could manage users any more (except over the local socket): refuse to lose the last admin. */
-  #keepAnAdmin(name: string, action: string): void {
-    if (this.#users.get(name)?.role !== 'admin') return;
-    const admins = [...this.#users.values()].filter((user) => user.role === 'admin').length;
-    if (admins <= 1) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last admin`, { hint: 'Give another user the admin role first' });
+  /**
+   * Runs one change in its turn: reloads the file, applies `modify` to a copy of the users and saves
+   * the copy. A change that fails (refused or not saved) leaves the users as they were and does not
+   * stop the changes queued after it.
+   */
+  #change(modify: (users: Map<string, UserRecord>) => void): Promise<void> {
+    const run = this.#changes.then(async () => {
+      await this.reload();
+      const users = new Map(this.#users);
+      modify(users);
+      await this.#save(users);
+    });
+    this.#changes = run.catch(() => undefined);
+    return run;
   }
 
   /** All or nothing across kill -9: the file holds either the old users or the new ones. */
-  async #save(): Promise<void> {
+  async #save(users: Map<string, UserRecord>): Promise<void> {
     await mkdir(dirname(this.file), { recursive: true });
-    await writeFileAtomic(this.file, `${JSON.stringify({ users: [...this.#users.values()] }, null, 2)}\n`);
+    await writeFileAtomic(this.file, `${JSON.stringify({ users: [...users.values()] }, null, 2)}\n`);
+    this.#users = users;
     this.#loadedMtime = (await stat(this.file)).mtimeMs;
     this.#generation++;
   }
+}
+
+/** Nobody could manage users any more (except over the local socket): refuse to lose the last admin. */
+function keepAnAdmin(users: Map<string, UserRecord>, name: string, action: string): void {
+  if (users.get(name)?.role !== 'admin') return;
+  const admins = [...users.values()].filter((user) => user.role === 'admin').length;
+  if (admins <= 1) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last admin`, { hint: 'Give another user the admin role first' });
 }
 
 export interface FirstAdmin {

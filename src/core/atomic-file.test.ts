@@ -25,6 +25,16 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(file, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['users.json']);
   });
+
+  it('lets many writers of one file write at once: each succeeds, the file holds one whole text, no temporary file is left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conveyor-atomic-'));
+    const file = join(dir, 'users.json');
+    const texts = Array.from({ length: 30 }, (_, i) => `text ${i} `.repeat(1000));
+    const results = await Promise.allSettled(texts.map((text) => writeFileAtomic(file, text)));
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(texts).toContain(readFileSync(file, 'utf8'));
+    expect(readdirSync(dir)).toEqual(['users.json']);
+  });
 });
 
 describe('removeStaleTemporaries', () => {
@@ -33,10 +43,13 @@ describe('removeStaleTemporaries', () => {
     const file = join(dir, 'users.json');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
     writeFileSync(join(dir, `users.json.${dead}.tmp`), 'half');
+    writeFileSync(join(dir, `users.json.${dead}.0123456789ab.tmp`), 'half');
     writeFileSync(join(dir, `users.json.${process.pid}.tmp`), 'being written');
+    writeFileSync(join(dir, `users.json.${process.pid}.ba9876543210.tmp`), 'being written');
     writeFileSync(join(dir, 'users.json.bak'), 'not ours');
-    expect(await removeStaleTemporaries(file)).toEqual([`users.json.${dead}.tmp`]);
-    expect(readdirSync(dir).sort()).toEqual(['users.json.bak', `users.json.${process.pid}.tmp`].sort());
+    writeFileSync(join(dir, `users.json.${dead}.notours.tmp`), 'not ours');
+    expect((await removeStaleTemporaries(file)).sort()).toEqual([`users.json.${dead}.0123456789ab.tmp`, `users.json.${dead}.tmp`].sort());
+    expect(readdirSync(dir).sort()).toEqual(['users.json.bak', `users.json.${dead}.notours.tmp`, `users.json.${process.pid}.tmp`, `users.json.${process.pid}.ba9876543210.tmp`].sort());
     expect(await removeStaleTemporaries(join(dir, 'none', 'x'))).toEqual([]);
   });
 });

@@ -1,15 +1,18 @@
 /**
  * Replacing a small file so that a kill -9 or a power loss at any instant leaves either the whole old
  * text or the whole new one: the new text goes to a temporary file beside it, is flushed, renamed
- * over the file (one atomic step), and the rename is flushed with the folder.
+ * over the file (one atomic step), and the rename is flushed with the folder. Each write has its own
+ * temporary file (pid plus random part), so writers of one file at the same time never share one.
  */
+import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  // 'wx': never open (and truncate) a file that is already there, whoever's it is.
+  const handle = await open(temporary, 'wx', mode);
   try {
-    const handle = await open(temporary, 'w', mode);
     try {
       await handle.writeFile(text, 'utf8');
       await handle.sync();
@@ -44,7 +47,8 @@ export async function removeStaleTemporaries(file: string): Promise<string[]> {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const pid = /^(\d+)\.tmp$/.exec(name.slice(prefix.length))?.[1];
+    // `<pid>.<12 hex>.tmp`, or `<pid>.tmp` as earlier versions named it.
+    const pid = /^(\d+)(?:\.[0-9a-f]{12})?\.tmp$/.exec(name.slice(prefix.length))?.[1];
     if (!name.startsWith(prefix) || pid === undefined || isAlive(Number(pid))) continue;
     await rm(join(dirname(file), name), { force: true });
     removed.push(name);
