@@ -5,8 +5,9 @@
  * which stores and compiles them as transforms; every other document is only kept, because Conveyor
  * implements the IoP runtime classes natively, and the compile console says so for each.
  */
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isTemporaryName, removeStaleTemporariesIn, writeFileAtomic } from '../core/atomic-file.ts';
 import { ConveyorError } from '../core/errors.ts';
 
 export type ClassDocumentKind = 'dtl-transform' | 'class' | 'other';
@@ -30,7 +31,7 @@ export interface CompileOutcome {
 export type ClassDocumentCompiler = (document: ClassDocument) => Promise<CompileOutcome>;
 
 export function checkDocumentName(name: string): void {
-  if (!/^[A-Za-z0-9%_][A-Za-z0-9%_.-]*\.[A-Za-z0-9]+$/.test(name) || name.length > 255 || name.includes('..')) {
+  if (!/^[A-Za-z0-9%_][A-Za-z0-9%_.-]*\.[A-Za-z0-9]+$/.test(name) || name.length > 255 || name.includes('..') || isTemporaryName(name)) {
     throw new ConveyorError('ERR_UNSAFE_PATH', `Invalid document name ${JSON.stringify(name)}`, { hint: 'Use a dotted class name with its extension, e.g. Demo.MyTransform.cls' });
   }
 }
@@ -50,6 +51,8 @@ export interface StoredDocument {
 export class ClassDocumentStore {
   readonly #folder: (namespace: string) => string;
   readonly #compiler: ClassDocumentCompiler;
+  /** The folders already rid of the temporary files of killed writers, by this process. */
+  readonly #swept = new Map<string, Promise<unknown>>();
 
   constructor(folder: (namespace: string) => string, compiler: ClassDocumentCompiler) {
     this.#folder = folder;
@@ -61,19 +64,35 @@ export class ClassDocumentStore {
     return join(this.#folder(namespace), name);
   }
 
+  /** On first use of a namespace's folder: removes the temporary files a kill -9 left there. */
+  #sweep(namespace: string): Promise<unknown> {
+    const folder = this.#folder(namespace);
+    let swept = this.#swept.get(folder);
+    if (swept === undefined) {
+      swept = removeStaleTemporariesIn(folder).catch((error: unknown) => {
+        this.#swept.delete(folder);
+        throw error;
+      });
+      this.#swept.set(folder, swept);
+    }
+    return swept;
+  }
+
+  /** Replaces the document whole, all or nothing across kill -9 (flushed temporary file renamed over it). */
   async put(namespace: string, name: string, text: string): Promise<StoredDocument> {
     const path = this.#path(namespace, name);
     await mkdir(this.#folder(namespace), { recursive: true });
+    await this.#sweep(namespace);
     const created = !(await stat(path).then(() => true, () => false));
-    const temporary = `${path}.${process.pid}.tmp`;
-    await writeFile(temporary, text, 'utf8');
-    await rename(temporary, path);
+    await writeFileAtomic(path, text);
     return { created, timestamp: Date.now() };
   }
 
   async get(namespace: string, name: string): Promise<string> {
+    const path = this.#path(namespace, name);
+    await this.#sweep(namespace);
     try {
-      return await readFile(this.#path(namespace, name), 'utf8');
+      return await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new ConveyorError('ERR_INVALID_INPUT', `No document ${name} in namespace ${namespace}; upload it with PUT first`);

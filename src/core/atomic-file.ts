@@ -32,25 +32,42 @@ export async function writeFileAtomic(file: string, text: string, mode = 0o600):
   }
 }
 
+/** `<pid>.<12 hex>.tmp`, or `<pid>.tmp` as earlier versions named it: what follows the file's name. */
+const temporarySuffix = /\.(\d+)(?:\.[0-9a-f]{12})?\.tmp$/;
+
+/** Whether `name` is the name writeFileAtomic gives a temporary file of some file (not a name to store under). */
+export function isTemporaryName(name: string): boolean {
+  const suffix = temporarySuffix.exec(name);
+  return suffix !== null && suffix.index > 0;
+}
+
 /**
  * Removes the temporary files a killed writer of `file` left behind (those of live processes are
  * still being written and stay). Returns the names removed.
  */
-export async function removeStaleTemporaries(file: string): Promise<string[]> {
-  const prefix = `${basename(file)}.`;
+export function removeStaleTemporaries(file: string): Promise<string[]> {
+  const prefix = basename(file);
+  return removeStale(dirname(file), (name) => (name.startsWith(prefix) ? temporarySuffix.exec(name.slice(prefix.length)) : null)?.index === 0);
+}
+
+/** Removes the temporary files killed writers left behind for any file of `folder`. Returns the names removed. */
+export function removeStaleTemporariesIn(folder: string): Promise<string[]> {
+  return removeStale(folder, isTemporaryName);
+}
+
+async function removeStale(folder: string, isOurs: (name: string) => boolean): Promise<string[]> {
   let names: string[];
   try {
-    names = await readdir(dirname(file));
+    names = await readdir(folder);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
   const removed: string[] = [];
   for (const name of names) {
-    // `<pid>.<12 hex>.tmp`, or `<pid>.tmp` as earlier versions named it.
-    const pid = /^(\d+)(?:\.[0-9a-f]{12})?\.tmp$/.exec(name.slice(prefix.length))?.[1];
-    if (!name.startsWith(prefix) || pid === undefined || isAlive(Number(pid))) continue;
-    await rm(join(dirname(file), name), { force: true });
+    const pid = temporarySuffix.exec(name)?.[1];
+    if (!isOurs(name) || pid === undefined || isAlive(Number(pid))) continue;
+    await rm(join(folder, name), { force: true });
     removed.push(name);
   }
   return removed;
