@@ -27,13 +27,15 @@ class Stand implements ComponentInstance {
   killed = false;
   /** stop() was called (a real worker is ended by it, at the latest after its grace time). */
   stopped = false;
-  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string }) {}
+  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string; holdText?: string; answerAfterMs?: number }) {}
   async init(): Promise<void> {
     if (this.hang.initError) throw new Error(this.hang.initError);
     if (this.hang.init) await never();
   }
   async onMessage(request: MessageBody, _call: CallContext): Promise<Reply> {
     if (this.hang.message) await never();
+    if (this.hang.holdText !== undefined && request.data.includes(this.hang.holdText)) await never();
+    if (this.hang.answerAfterMs !== undefined) await new Promise((resolve) => setTimeout(resolve, this.hang.answerAfterMs));
     return request;
   }
   async onProcessInput(): Promise<Reply> {
@@ -236,6 +238,80 @@ describe('Director', () => {
     await d.kill();
     await expect(stuckStart).rejects.toThrow(/Late/);
     await expect(again).rejects.toThrow(/killed|no production is running/);
+  });
+
+  it('update changes its items at once, outside the order: a test elsewhere answers and a stop ends it (H-1)', async () => {
+    classes.set('HangInit', { kind: 'operation', hang: { init: true } });
+    const d = await directorFor([newItem('Fine', 'Ok')]);
+    await d.start('Test.P');
+    await store.productions.put('USER', newProduction('Test.P', [newItem('Fine', 'Ok'), newItem('A', 'HangInit'), newItem('B', 'HangInit'), newItem('C', 'HangInit')]));
+    const update = d.update();
+    update.catch(() => undefined);
+    // All three on_init run together (one after another would start only A here).
+    await eventually(() => made.length === 4 || undefined, 'the three added items to be starting together');
+    // Each of these would wait for the update (60 s per on_init) if it held the command order.
+    expect(await d.test({ target: 'Fine', body: ping, restart: false })).toMatchObject({ reply: ping });
+    await d.component('restart', 'Fine');
+    await d.stop();
+    await expect(update).rejects.toThrow(/was stopped during the update/);
+    expect(d.reportedStatus()).toBe('stopped');
+    expect(made.slice(1).every((stand) => stand.killed || stand.stopped)).toBe(true);
+  });
+
+  it("a stop's limit counts from its request, even while an earlier command holds the order (H-1)", async () => {
+    classes.set('Hang', { kind: 'operation', hang: { message: true, stop: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang')], { graceMs: 60_000 });
+    await d.start('Test.P');
+    const sent = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Stuck', ping, { responseRequired: false, description: '' });
+    await sent.accepted;
+    await eventually(() => d.running?.requireHost('Stuck').isHandling(sent.message.id) || undefined, 'the message to be in flight');
+    // The first stop holds the order for up to a minute (its on_tear_down hangs, grace 60 s).
+    const slow = d.stop(60_000);
+    slow.catch(() => undefined);
+    await d.stop(300);
+    expect(await logTexts()).toContainEqual(expect.stringMatching(/did not stop within 300 ms \(an earlier command still held it up\); killing it/));
+    expect(d.reportedStatus()).toBe('suspended');
+    await slow;
+    expect(made[0]?.killed).toBe(true);
+  });
+
+  it('a kill while a start is being recorded: the start fails as killed and is not logged as started (L-3)', async () => {
+    const d = await directorFor([newItem('Fine', 'Ok')]);
+    const setDefault = store.productions.setDefault.bind(store.productions);
+    store.productions.setDefault = async (namespace, name) => {
+      await d.kill();
+      return setDefault(namespace, name);
+    };
+    await expect(d.start('Test.P')).rejects.toThrow(/killed while it was to start/);
+    expect(await logTexts()).not.toContainEqual(expect.stringMatching(/Production Test.P started/));
+    expect(d.reportedStatus()).toBe('stopped');
+  });
+
+  it('a test timeout above the longest timer waits instead of firing at once (M-1)', async () => {
+    classes.set('Slow', { kind: 'operation', hang: { answerAfterMs: 50 } });
+    const d = await directorFor([newItem('Slow', 'Slow')]);
+    await d.start('Test.P');
+    expect(await d.test({ target: 'Slow', body: ping, restart: false, timeoutMs: 1e303 })).toMatchObject({ reply: ping });
+    expect(d.running?.requireHost('Slow').state).toBe('running');
+  });
+
+  it('a timed-out test message that was still queued never runs and stays failed (M-3)', async () => {
+    classes.set('Holds', { kind: 'operation', hang: { holdText: 'hold' } });
+    const d = await directorFor([newItem('Busy', 'Holds')]);
+    await d.start('Test.P');
+    const held = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Busy', stringRequest('hold'), { responseRequired: false, description: '' });
+    await held.accepted;
+    await eventually(() => d.running?.requireHost('Busy').isHandling(held.message.id) || undefined, 'the held message to be in flight');
+    const error = await d.test({ target: 'Busy', body: ping, restart: false, timeoutMs: 100 }).then(
+      () => new Error('answered'),
+      (e: unknown) => e as Error,
+    );
+    expect(error.message).toMatch(/still queued behind other messages and is marked failed/);
+    const id = Number(/test message (\d+)/.exec(error.message)?.[1]);
+    // A restart frees the job: a message queued after the abandoned one is answered, so the abandoned one had its turn.
+    await d.component('restart', 'Busy');
+    expect(await d.test({ target: 'Busy', body: ping, restart: false })).toMatchObject({ reply: ping });
+    expect((await store.messages.get('USER', id))?.status).toBe('error');
   });
 
   it('shutdown ends within its budget even when an item is stuck starting', async () => {

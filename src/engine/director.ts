@@ -22,6 +22,7 @@ import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
 import { awaitTestReply, defaultTestTimeoutMs, refuseUnready, refuseUntestable, testingService } from './test-call.ts';
+import { timerDelay } from './timer-delay.ts';
 
 export interface DirectorOptions {
   drainTimeoutMs: number;
@@ -120,10 +121,13 @@ export class Director {
         hint: 'Stop it first (cli -S), or restart it (cli -r)',
       });
     }
-    await this.startLocal(target);
+    const running = await this.startLocal(target);
     await this.store.productions.setState(this.namespace, target, { state: 'running', lastStartTime: Date.now() });
     await this.store.productions.setDefault(this.namespace, target);
+    // A kill that landed while the start was recorded already recorded the end: say so, not "started".
+    this.assertNotKilled(running, 'start');
     await this.log.writeNow('Info', `Production ${target} started`);
+    this.assertNotKilled(running, 'start');
     this.announce({ command: 'start', production: target });
     return target;
   }
@@ -142,19 +146,51 @@ export class Director {
     return (await coordinator.liveNodes()).filter((node) => node.nodeId !== coordinator.nodeId);
   }
 
-  /** Stops the production; past `limitMs` the stop escalates to a kill (as IRIS does). */
+  /**
+   * Stops the production; past `limitMs` the stop escalates to a kill (as IRIS does). The limit
+   * counts from the request, not from when the stop's turn comes: a command still holding the order
+   * then is ended by the kill.
+   */
   stop(limitMs = this.stopTimeoutMs): Promise<void> {
-    // A command under way may be waiting on an on_init (a start, an item restart): it gives up now,
-    // so this stop need not wait for it.
-    this.live?.abortStarting();
-    return this.serial(async () => {
+    const target = this.live;
+    const deadline = Date.now() + limitMs;
+    // A command under way may be waiting on an on_init (a start, an item restart, an update): it
+    // gives up now, and no further item begins to start, so this stop need not wait for it.
+    target?.abortStarting();
+    let begun = false;
+    const stopping = this.serial(async () => {
+      begun = true;
+      // The kill below ended it while this stop waited for its turn.
+      if (target?.killed && this.live !== target) return;
       const running = this.requireRunning('stop');
-      const { left, how } = await this.stopLocal(running, limitMs);
+      const { left, how } = await this.stopLocal(running, Math.max(0, deadline - Date.now()));
       // A kill that came meanwhile already recorded the end.
       if (this.live !== running) return;
       await this.recordEnd(running.name, left, how);
       this.announce({ command: 'stop' });
     });
+    if (!target) return stopping;
+    return this.killPast(stopping, target, deadline, limitMs, () => begun);
+  }
+
+  /**
+   * The stop's limit while it waits for its turn: past `deadline`, when the stop has not begun (its
+   * own stopLocal escalates once it has), the production is killed and the stop is done.
+   */
+  private async killPast(stopping: Promise<void>, target: RunningProduction, deadline: number, limitMs: number, begun: () => boolean): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), timerDelay(deadline - Date.now()));
+    });
+    try {
+      if ((await Promise.race([stopping.then(() => 'done' as const), late])) === 'done') return;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (begun() || this.live !== target) return stopping;
+    stopping.catch(() => undefined);
+    this.log.write('Warning', `Production ${target.name} did not stop within ${limitMs} ms (an earlier command still held it up); killing it`);
+    await this.kill();
   }
 
   /**
@@ -176,28 +212,35 @@ export class Director {
   }
 
   restart(): Promise<void> {
+    // As for stop: a command under way gives up its starts, and the stop part's limit counts from now.
     this.live?.abortStarting();
+    const deadline = Date.now() + this.stopTimeoutMs;
     return this.serial(async () => {
       const name = this.requireRunning('restart').name;
-      await this.restartLocal();
+      await this.restartLocal(Math.max(0, deadline - Date.now()));
       await this.store.productions.setState(this.namespace, name, { state: 'running', lastStartTime: Date.now() });
       await this.log.writeNow('Info', `Production ${name} restarted`);
       this.announce({ command: 'restart' });
     });
   }
 
-  update(): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
-    return this.serial(async () => {
-      const running = this.requireRunning('update');
-      const result = await this.updateLocal(running);
-      this.assertNotKilled(running, 'update');
-      const parts = Object.entries(result)
-        .filter(([, names]) => names.length > 0)
-        .map(([what, names]) => `${what} ${names.join(', ')}`);
-      await this.log.writeNow('Info', `Production ${running.name} updated${parts.length ? `: ${parts.join('; ')}` : ': nothing changed'}`);
-      this.announce({ command: 'update' });
-      return result;
-    });
+  /**
+   * Applies the stored definition to the running production. Like a component command it runs after
+   * the commands issued before it but outside the command order: its items' on_init and
+   * on_tear_down hold up only commands on those items, and a stop or restart does not wait for it
+   * (the update then fails, naming the stop).
+   */
+  async update(): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
+    await this.afterEarlierCommands();
+    const running = this.requireRunning('update');
+    const result = await this.updateLocal(running);
+    this.assertNotKilled(running, 'update');
+    const parts = Object.entries(result)
+      .filter(([, names]) => names.length > 0)
+      .map(([what, names]) => `${what} ${names.join(', ')}`);
+    await this.log.writeNow('Info', `Production ${running.name} updated${parts.length ? `: ${parts.join('; ')}` : ': nothing changed'}`);
+    this.announce({ command: 'update' });
+    return result;
   }
 
   /**
@@ -298,7 +341,7 @@ export class Director {
     await this.kill().catch((error: unknown) => this.options.onError(error));
   }
 
-  private async startLocal(name: string): Promise<void> {
+  private async startLocal(name: string): Promise<RunningProduction> {
     const record = await this.store.productions.get(this.namespace, name);
     if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} does not exist in namespace ${this.namespace}`);
     this.state = 'starting';
@@ -326,6 +369,7 @@ export class Director {
     this.assertNotKilled(running, 'start');
     this.running = running;
     this.state = 'running';
+    return running;
   }
 
   /** Stops within `limitMs`; past it the production is killed. Returns how many stay queued. */
@@ -333,19 +377,22 @@ export class Director {
     this.state = 'stopping';
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), limitMs);
+      timer = setTimeout(() => resolve('late'), timerDelay(limitMs));
     });
-    const outcome = await Promise.race([running.stop().catch(() => 0), late]);
+    // A kill meanwhile (another stop's limit, a kill command) ends this wait too.
+    const killed = running.whenKilled.then(() => 'killed' as const);
+    const outcome = await Promise.race([running.stop().catch(() => 0), late, killed]);
     clearTimeout(timer);
+    if (outcome === 'killed') return { left: (await this.store.messages.unfinished(this.namespace)).length, how: 'killed' };
     if (outcome !== 'late') return { left: outcome, how: 'stopped' };
     this.log.write('Warning', `Production ${running.name} did not stop within ${limitMs} ms; killing it`);
     running.kill();
     return { left: (await this.store.messages.unfinished(this.namespace)).length, how: 'killed' };
   }
 
-  private async restartLocal(): Promise<void> {
+  private async restartLocal(stopLimitMs = this.stopTimeoutMs): Promise<void> {
     const running = this.requireRunning('restart');
-    const { left } = await this.stopLocal(running, this.stopTimeoutMs);
+    const { left } = await this.stopLocal(running, stopLimitMs);
     this.assertNotKilled(running, 'restart');
     this.ended(running.name, left);
     await this.startLocal(running.name);

@@ -70,6 +70,8 @@ export class ItemHost {
   private generation = 0;
   /** Instances running on_tear_down: a kill (a stop that ran out of time) ends them too. */
   private readonly tearingDown = new Set<ComponentInstance>();
+  /** Queued messages recorded as failed (their test call timed out): skipped, never handled. */
+  private readonly abandoned = new Set<number>();
 
   constructor(
     private readonly router: MessageRouter,
@@ -149,7 +151,7 @@ export class ItemHost {
     await Promise.all(this.jobs.map((job) => this.endJob(job, 'stop')));
     this.jobs = [];
     if (wasRunning) this.router.log.write('Info', `Item ${this.name} stopped`, { configName: this.name });
-    return this.queue.drain();
+    return this.queue.drain().filter((message) => !this.abandoned.has(message.id));
   }
 
   /** Ends every job at once; messages in flight stay queued in the store for the next start. */
@@ -178,6 +180,16 @@ export class ItemHost {
   /** A stop of the production is waiting: jobs still starting (in on_init) give up now and are ended. */
   abortStarting(): void {
     for (const job of this.jobs) if (!job.alive) job.abortStart?.();
+  }
+
+  /**
+   * A queued message its caller gave up on (a test call that timed out): it is recorded as failed,
+   * so no job may take it any more. Returns false when a job is handling it already.
+   */
+  abandon(messageId: number): boolean {
+    if (this.isHandling(messageId)) return false;
+    this.abandoned.add(messageId);
+    return true;
   }
 
   /** Whether a job is handling this message now. */
@@ -273,6 +285,10 @@ export class ItemHost {
       if (!job.alive && !(await this.revive(job))) return;
       const message = await this.queue.take();
       if (message === null) return;
+      if (this.abandoned.delete(message.id)) {
+        this.queue.done(message.id);
+        continue;
+      }
       // The worker may have died while this job waited for work: bring it back first.
       if (!job.alive && !(await this.revive(job))) return;
       job.busy = message;

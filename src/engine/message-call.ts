@@ -7,6 +7,7 @@ import type { AsyncResponse, AsyncSendOptions, CallContext, MultiReply, Reply, S
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
 import type { MessageRouter } from './message-router.ts';
+import { timerDelay } from './timer-delay.ts';
 
 interface Arrival {
   asyncResponse: AsyncResponse;
@@ -52,7 +53,7 @@ export class MessageCall implements CallContext {
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new ConveyorError('ERR_TIMEOUT', `No reply from ${target} within ${timeout} ms (message ${sent.message.id})`)),
-        timeout,
+        timerDelay(timeout),
       );
     });
     try {
@@ -110,7 +111,7 @@ export class MessageCall implements CallContext {
       const remaining = this.deadline === null ? null : this.deadline - Date.now();
       if (remaining !== null && remaining <= 0) return null;
       await new Promise<void>((resolve) => {
-        const timer = remaining === null ? undefined : setTimeout(resolve, remaining);
+        const timer = remaining === null ? undefined : setTimeout(resolve, timerDelay(remaining));
         this.wake = () => {
           clearTimeout(timer);
           this.wake = null;

@@ -48,6 +48,13 @@ export class RunningProduction implements MessageRouter {
   private dead = false;
   /** kill() ended it (dead also covers a stop). */
   private wasKilled = false;
+  /** A stop (or a kill) of the production is waiting: no item may begin to start any more. */
+  private stopRequested = false;
+  private markKilled: () => void = () => undefined;
+  /** Settles when kill() ends the production: a stop still waiting for its items gives up then. */
+  readonly whenKilled = new Promise<void>((resolve) => {
+    this.markKilled = resolve;
+  });
   /** Per item: the tail of the commands on it (restart, start, stop, update), run one at a time. */
   private readonly itemCommands = new Map<string, Promise<unknown>>();
   private readonly queues: ProductionQueues;
@@ -72,8 +79,8 @@ export class RunningProduction implements MessageRouter {
     // What the last run left is read before any item starts: once services poll, new messages
     // would look unfinished too.
     await this.queues.resume(this.hosts);
-    // Killed while the items were being prepared: start none of them.
-    if (this.dead) return;
+    // Killed while the items were being prepared, or a stop waits: start none of them.
+    if (this.dead || this.stopRequested) return;
     await Promise.all([...this.hosts.values()].map((host) => host.start()));
   }
 
@@ -230,6 +237,7 @@ export class RunningProduction implements MessageRouter {
 
   /** Stops input, lets queues drain (bounded), then stops every item. Returns how many stay queued. */
   async stop(): Promise<number> {
+    this.stopRequested = true;
     for (const host of this.hosts.values()) host.stopInput();
     const deadline = Date.now() + this.options.drainTimeoutMs;
     while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && (h.queue.depth > 0 || h.inFlight > 0))) {
@@ -246,10 +254,12 @@ export class RunningProduction implements MessageRouter {
     this.wasKilled = true;
     for (const host of this.hosts.values()) host.kill();
     this.finish('killed');
+    this.markKilled();
   }
 
   /** A stop is waiting: items still starting (a start or an item restart in on_init) give up now. */
   abortStarting(): void {
+    this.stopRequested = true;
     for (const host of this.hosts.values()) host.abortStarting();
   }
 
@@ -266,7 +276,8 @@ export class RunningProduction implements MessageRouter {
   async abandonRequest(item: string, messageId: number, reason: string): Promise<string> {
     this.waiters.delete(messageId);
     const host = this.hosts.get(item);
-    const stuck = host?.isHandling(messageId) ?? false;
+    // Still queued: taken out of the item's work first, so it cannot run after it is marked failed.
+    const stuck = host ? !host.abandon(messageId) : false;
     const text = stuck
       ? `${reason}; its worker was ended and the item is in error until it is restarted`
       : `${reason}; it was still queued behind other messages and is marked failed`;
@@ -276,38 +287,51 @@ export class RunningProduction implements MessageRouter {
     return text;
   }
 
-  /** Apply a new definition: start added items, stop removed ones, restart changed ones. */
+  /**
+   * Apply a new definition: start added items, stop removed ones, restart changed ones. The items
+   * change at the same time (each under its own item lock), so the update takes as long as its
+   * slowest item, not the sum; a stop that comes meanwhile makes the items still starting give up.
+   */
   async update(next: ProductionDefinition): Promise<{ added: string[]; removed: string[]; restarted: string[] }> {
-    const result = { added: [] as string[], removed: [] as string[], restarted: [] as string[] };
     const wanted = new Map(next.items.map((item) => [item.name, item]));
-    for (const name of [...this.hosts.keys()]) {
-      if (wanted.has(name)) continue;
-      await this.onItem(name, async () => {
-        await this.hosts.get(name)?.stop();
-        this.hosts.delete(name);
-      });
-      result.removed.push(name);
-    }
-    for (const item of next.items) {
-      if (this.dead) throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${this.wasKilled ? 'killed' : 'stopped'} during the update`);
-      // An item left as it is waits for no command on it (one stuck in on_init holds up nothing).
-      if (await this.unchanged(item)) continue;
-      const outcome = await this.onItem(item.name, async () => {
-        const current = this.hosts.get(item.name);
-        if (!current) {
-          const host = await this.createHost(item);
-          this.hosts.set(item.name, host);
-          await host.start();
-          return 'added';
-        }
-        if (await this.unchanged(item)) return 'kept';
-        await this.replaceHost(current, item);
-        return 'restarted';
-      });
-      if (outcome !== 'kept') result[outcome].push(item.name);
-    }
+    const removed = [...this.hosts.keys()].filter((name) => !wanted.has(name));
+    await Promise.all(
+      removed.map((name) =>
+        this.onItem(name, async () => {
+          await this.hosts.get(name)?.stop();
+          this.hosts.delete(name);
+        }),
+      ),
+    );
+    const outcomes = await Promise.all(
+      next.items.map(async (item) => {
+        // An item left as it is waits for no command on it (one stuck in on_init holds up nothing).
+        if (await this.unchanged(item)) return 'kept' as const;
+        return this.onItem(item.name, async () => {
+          this.assertUpdating();
+          const current = this.hosts.get(item.name);
+          if (!current) {
+            const host = await this.createHost(item);
+            this.hosts.set(item.name, host);
+            await this.startHost(host);
+            return 'added' as const;
+          }
+          if (await this.unchanged(item)) return 'kept' as const;
+          await this.replaceHost(current, item);
+          return 'restarted' as const;
+        });
+      }),
+    );
+    this.assertUpdating();
     this.definition = next;
-    return result;
+    const changed = (what: 'added' | 'restarted') => next.items.filter((_, index) => outcomes[index] === what).map((item) => item.name);
+    return { added: changed('added'), removed, restarted: changed('restarted') };
+  }
+
+  /** An update must not go on once a stop or kill of the production came. */
+  private assertUpdating(): void {
+    if (!this.dead && !this.stopRequested) return;
+    throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `Production ${this.name} was ${this.wasKilled ? 'killed' : 'stopped'} during the update`);
   }
 
   /** Whether the running item already has this definition and the same code. */
@@ -388,10 +412,15 @@ export class RunningProduction implements MessageRouter {
     const host = await this.createHost(item);
     this.hosts.set(item.name, host);
     for (const message of queued) host.queue.push(message);
-    if (this.dead) return;
+    await this.startHost(host);
+  }
+
+  /** Starts a host unless a stop or kill of the production came first (then it stays stopped). */
+  private async startHost(host: ItemHost): Promise<void> {
+    if (this.dead || this.stopRequested) return;
     await host.start();
-    // Killed while the item started: its jobs must not outlive the production.
-    if (this.dead) host.kill();
+    // Killed or being stopped while the item started: its jobs must not outlive the production.
+    if (this.dead || this.stopRequested) host.kill();
   }
 
   private async createHost(item: ItemDefinition): Promise<ItemHost> {

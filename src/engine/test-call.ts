@@ -8,6 +8,7 @@ import { ConveyorError } from '../core/errors.ts';
 import type { ItemHost } from './item-host.ts';
 import type { SentRequest } from './message-router.ts';
 import type { RunningProduction } from './running-production.ts';
+import { timerDelay } from './timer-delay.ts';
 
 /** The pseudo-item that sends the test endpoint's requests, named as IRIS names its testing service. */
 export const testingService = 'EnsLib.Testing.Service';
@@ -50,7 +51,7 @@ export function refuseUnready(host: ItemHost, restarted: boolean): void {
 export async function awaitTestReply(running: RunningProduction, target: string, sent: SentRequest, timeoutMs: number): Promise<Reply> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'expired'>((resolve) => {
-    timer = setTimeout(() => resolve('expired'), timeoutMs);
+    timer = setTimeout(() => resolve('expired'), timerDelay(timeoutMs));
   });
   try {
     const outcome = await Promise.race([(sent.reply as Promise<Reply>).then((reply) => ({ reply })), expired]);

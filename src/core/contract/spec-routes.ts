@@ -143,8 +143,8 @@ export const test = route({
     body: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'Message body, a JSON object or JSON text (default {})' })),
     restart: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Restart only the target item first (default true)' })),
     timeout: Type.Optional(
-      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
-        description: 'Beyond the spec: seconds to wait for the reply (default 300); past it the call fails and the stuck item goes to error',
+      Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 2147483 }), Type.Null()], {
+        description: 'Beyond the spec: seconds to wait for the reply (default 300, at most 2147483, the longest timer); past it the call fails and the stuck item goes to error',
       }),
     ),
   }),
