@@ -55,13 +55,13 @@ export function checkFiles(files: unknown): PackageFile[] {
   return checked;
 }
 
-function inside(root: string, candidate: string): boolean {
+export function inside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /** The real path of a folder that may not exist yet: its deepest existing ancestor, resolved, plus the rest. */
-async function realpathOfFuture(folder: string): Promise<string> {
+export async function realpathOfFuture(folder: string): Promise<string> {
   let existing = folder;
   const rest: string[] = [];
   for (;;) {

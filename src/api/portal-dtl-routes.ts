@@ -11,6 +11,7 @@ import { parseLookupTableXml, parseTestEnvelope, serializeLookupTableXml } from 
 import type { DtlOperations, EngineOperations } from '../engine/namespace-operations.ts';
 import { namespaceOf, type NamespaceCarrier } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
+import { resolveReadableFile, noServerFileAccess, type ServerFileAccess } from './server-file-access.ts';
 import { given } from './spec-routes.ts';
 
 /** `{"entries": {key: value}}`: numbers are accepted and written as text; keys must not be empty. */
@@ -31,7 +32,7 @@ function parseSchemaText(text: string): unknown {
   }
 }
 
-export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
+export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null, schemaFiles: ServerFileAccess = noServerFileAccess): void {
   const scope = contractScope(root);
   /** The DTL of the request's namespace. */
   const dtlOf = async (request: NamespaceCarrier): Promise<DtlOperations> => (await namespaceOf(request, engine)).dtl;
@@ -100,7 +101,9 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOpe
     if (pkg === '') throw new ConveyorError('ERR_INVALID_INPUT', 'package is required: the package (category) of the schema');
     if (name === '') throw new ConveyorError('ERR_INVALID_INPUT', 'name is required: the name the schema is selectable under');
     if (path === undefined && (schema === undefined || schema === null)) throw new ConveyorError('ERR_INVALID_INPUT', 'Give schema (the JSON Schema document) or path (a JSON Schema file on the server)');
-    await dtl.importSchema({ package: pkg, name, ...(path !== undefined ? { path } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }) });
+    // A server path only inside the folders the server opened for it (never the home's own files).
+    const file = path === undefined ? undefined : await resolveReadableFile(path, schemaFiles);
+    await dtl.importSchema({ package: pkg, name, ...(file !== undefined ? { path: file } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }) });
     return { imported: name, package: pkg };
   });
 

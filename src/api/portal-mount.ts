@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-replies.ts';
 import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { registerPortalRoutes } from './portal-routes.ts';
+import { noServerFileAccess, type ServerFileAccess } from './server-file-access.ts';
 import type { RouteCatalog } from './route-catalog.ts';
 
 export const defaultPortalDir = fileURLToPath(new URL('../../dist/portal', import.meta.url));
@@ -22,13 +23,16 @@ export interface PortalMountOptions {
   portalDir?: string;
   /** Where the routes are recorded for `GET /openapi.json`. */
   catalog?: RouteCatalog | null;
+  /** Where a `path` of POST /schemas/import may read (server-file-access.ts). Default: nowhere, only `schema` documents. */
+  schemaFiles?: ServerFileAccess;
 }
 
 /** Call before `app.ready()` / `listen()`. */
 export async function mountPortal(app: FastifyInstance, engine: EngineOperations, options: PortalMountOptions = {}): Promise<void> {
   const apiPrefix = options.apiPrefix ?? '/api/iop';
-  await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null), { prefix: apiPrefix });
-  await app.register(async (scope) => registerPortalRoutes(scope, engine, null), { prefix: `${apiPrefix}/v1` });
+  const schemaFiles = options.schemaFiles ?? noServerFileAccess;
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, options.catalog ?? null, schemaFiles), { prefix: apiPrefix });
+  await app.register(async (scope) => registerPortalRoutes(scope, engine, null, schemaFiles), { prefix: `${apiPrefix}/v1` });
 
   const root = options.portalDir ?? defaultPortalDir;
   app.get('/', (_request, reply) => reply.redirect(portalPath));

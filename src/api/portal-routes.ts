@@ -12,6 +12,7 @@ import type { MessageFilter } from '../store/store.ts';
 import { exportJson, logEntryJson, testReply } from './engine-json.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { registerPortalDtlRoutes } from './portal-dtl-routes.ts';
+import { noServerFileAccess, type ServerFileAccess } from './server-file-access.ts';
 import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
@@ -57,7 +58,7 @@ function guessKind(classname: string): string {
   return 'component';
 }
 
-export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null): void {
+export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null, schemaFiles: ServerFileAccess = noServerFileAccess): void {
   const scope = contractScope(root);
 
   serve(scope, catalog, portal.whoami, async (request) => ({
@@ -170,5 +171,5 @@ export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperat
 
   serve(scope, catalog, portal.classes, async (request) => ({ classes: await (await namespaceOf(request, engine)).classes() }));
 
-  registerPortalDtlRoutes(scope, engine, catalog);
+  registerPortalDtlRoutes(scope, engine, catalog, schemaFiles);
 }

@@ -64,7 +64,12 @@ describe('DTL in the engine', () => {
     expect(tree.map((n) => n.name)).toEqual(['text', 'language', 'tags()']);
     await expect(user.dtl.importSchema({ path: join(dir.path, 'nope.json'), package: 'p', name: 'n' })).rejects.toThrow(/Cannot read the schema file .*nope\.json: ENOENT/);
     await writeFile(join(dir.path, 'bad.json'), '{"type": ');
-    await expect(user.dtl.importSchema({ path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(/is not valid JSON/);
+    await expect(user.dtl.importSchema({ path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(/is not valid JSON \(at line 1, column 10\)$/);
+    // A file that is not JSON: where it goes wrong, never its text (the parser's message quotes it).
+    await writeFile(join(dir.path, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const notJson = await user.dtl.importSchema({ path: join(dir.path, 'passwd'), package: 'p', name: 'n' }).catch((e: unknown) => e);
+    expect((notJson as Error).message).toMatch(/passwd is not valid JSON \(at line 1, column 1\)$/);
+    expect((notJson as Error).message).not.toMatch(/root:x|'r'/);
     await expect(user.dtl.importSchema({ schema: [1], package: 'p', name: 'n' })).rejects.toThrow(/must be a JSON object/);
     // Paths are now checked against the target schema.
     const warnings = await user.dtl.compileTransform(greeting.replace('target.{text}', 'target.{txet}'));

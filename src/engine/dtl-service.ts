@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ConveyorError, errorText, isConveyorError } from '../core/errors.ts';
+import { jsonErrorPosition } from '../core/json-error-position.ts';
 import type { MessageBody } from '../core/message.ts';
 import { checkName } from '../core/names.ts';
 import { checkLookupName } from '../dtl/lookup-table-name.ts';
@@ -174,7 +175,8 @@ export class DtlService implements DtlOperations {
       try {
         schema = JSON.parse(text) as unknown;
       } catch (error) {
-        throw new ConveyorError('ERR_INVALID_INPUT', `The schema file ${request.path} is not valid JSON: ${errorText(error)}`);
+        // Where only, never the parser's message: it quotes the file's text.
+        throw new ConveyorError('ERR_INVALID_INPUT', `The schema file ${request.path} is not valid JSON (at ${jsonErrorPosition(text, error)})`);
       }
     }
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
