@@ -11,7 +11,7 @@ export { PythonComponent } from './python-component.ts';
 export { PythonError, isPythonError, describeFailure } from './failure.ts';
 export { defaultBridgeTimeouts, defaultDtlPythonTimeoutMs } from './timeouts.ts';
 export { pythonSdkDir, defaultInterpreter } from './sdk-path.ts';
-export { messageDecodeFailure, serializationErrorType } from './message-check.ts';
+export { messageDecodeFailure, messageDecodeFailureIn, serializationErrorType } from './message-check.ts';
 
 /** One factory per item: `create()` makes the instance of one job (one python3 child). */
 export function pythonComponentFactory(spec: PythonComponentSpec): ComponentFactory {

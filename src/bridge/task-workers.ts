@@ -78,6 +78,14 @@ export class TaskWorkerPool {
     return answer;
   }
 
+  /** Ends the idle workers (the modules they imported may have changed); busy ones end when done. */
+  close(): void {
+    for (const entry of this.idle.splice(0)) {
+      clearTimeout(entry.timer);
+      entry.worker.kill();
+    }
+  }
+
   private takeIdle(): PythonWorker | null {
     for (let entry = this.idle.pop(); entry; entry = this.idle.pop()) {
       clearTimeout(entry.timer);

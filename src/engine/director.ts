@@ -23,6 +23,7 @@ import type { EventLog } from './event-log.ts';
 import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
 import { awaitTestReply, defaultTestTimeoutMs, refuseUnready, refuseUntestable, testingService } from './test-call.ts';
 import { timerDelay } from './timer-delay.ts';
+import { forgetMessageCheckWorkers } from './message-class-check.ts';
 
 export interface DirectorOptions {
   drainTimeoutMs: number;
@@ -163,7 +164,7 @@ export class Director {
       // The kill below ended it while this stop waited for its turn.
       if (target?.killed && this.live !== target) return;
       const running = this.requireRunning('stop');
-      const { left, how } = await this.stopLocal(running, Math.max(0, deadline - Date.now()));
+      const { left, how } = await this.stopLocal(running, limitMs, deadline);
       // A kill that came meanwhile already recorded the end.
       if (this.live !== running) return;
       await this.recordEnd(running.name, left, how);
@@ -217,7 +218,7 @@ export class Director {
     const deadline = Date.now() + this.stopTimeoutMs;
     return this.serial(async () => {
       const name = this.requireRunning('restart').name;
-      await this.restartLocal(Math.max(0, deadline - Date.now()));
+      await this.restartLocal(deadline);
       await this.store.productions.setState(this.namespace, name, { state: 'running', lastStartTime: Date.now() });
       await this.log.writeNow('Info', `Production ${name} restarted`);
       this.announce({ command: 'restart' });
@@ -346,6 +347,8 @@ export class Director {
     if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} does not exist in namespace ${this.namespace}`);
     this.state = 'starting';
     this.production = name;
+    // The message classes' code may have changed since the last run (a migration).
+    forgetMessageCheckWorkers();
     const running = new RunningProduction(this.store, this.namespace, record.definition, this.resolver, this.log, {
       drainTimeoutMs: this.options.drainTimeoutMs,
       graceMs: this.options.graceMs,
@@ -372,12 +375,15 @@ export class Director {
     return running;
   }
 
-  /** Stops within `limitMs`; past it the production is killed. Returns how many stay queued. */
-  private async stopLocal(running: RunningProduction, limitMs: number): Promise<{ left: number; how: 'stopped' | 'killed' }> {
+  /**
+   * Stops within `limitMs` (counted from when the stop was asked for, `deadline`); past it the
+   * production is killed. Returns how many stay queued.
+   */
+  private async stopLocal(running: RunningProduction, limitMs: number, deadline = Date.now() + limitMs): Promise<{ left: number; how: 'stopped' | 'killed' }> {
     this.state = 'stopping';
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), timerDelay(limitMs));
+      timer = setTimeout(() => resolve('late'), timerDelay(deadline - Date.now()));
     });
     // A kill meanwhile (another stop's limit, a kill command) ends this wait too.
     const killed = running.whenKilled.then(() => 'killed' as const);
@@ -390,9 +396,9 @@ export class Director {
     return { left: (await this.store.messages.unfinished(this.namespace)).length, how: 'killed' };
   }
 
-  private async restartLocal(stopLimitMs = this.stopTimeoutMs): Promise<void> {
+  private async restartLocal(stopDeadline?: number): Promise<void> {
     const running = this.requireRunning('restart');
-    const { left } = await this.stopLocal(running, stopLimitMs);
+    const { left } = await this.stopLocal(running, this.stopTimeoutMs, stopDeadline);
     this.assertNotKilled(running, 'restart');
     this.ended(running.name, left);
     await this.startLocal(running.name);
@@ -416,6 +422,7 @@ export class Director {
   private async updateLocal(running: RunningProduction) {
     const record = await this.store.productions.get(this.namespace, running.name);
     if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${running.name} no longer exists`);
+    forgetMessageCheckWorkers();
     return running.update(record.definition);
   }
 

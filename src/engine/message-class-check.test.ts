@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/temp-dir.ts';
-import { checkMessageClass } from './message-class-check.ts';
+import { checkMessageClass, forgetMessageCheckWorkers, maxConcurrentChecks } from './message-class-check.ts';
 
 describe('checkMessageClass (a real python3 decodes the test body as the worker would)', () => {
   const dir = tempDir();
@@ -19,7 +19,16 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
     ].join('\n'),
   );
   writeFileSync(join(dir.path, 'slow_msg.py'), 'import time\ntime.sleep(60)\n');
-  afterAll(() => dir.remove());
+  const pidsFile = join(dir.path, 'pids.txt');
+  // Each interpreter that imports it writes its process id: how many python3 the checks started.
+  writeFileSync(
+    join(dir.path, 'counted_msg.py'),
+    ['import os', 'from dataclasses import dataclass', 'from iop import Message', `with open(${JSON.stringify(pidsFile)}, 'a') as f: f.write(f'{os.getpid()}\\n')`, '@dataclass', 'class Ping(Message):', '    text: str = ""'].join('\n'),
+  );
+  afterAll(() => {
+    forgetMessageCheckWorkers();
+    dir.remove();
+  });
   const json = (classname: string, data: string) => ({ classname, encoding: 'json' as const, data });
 
   it('accepts a body its class can be built from, whatever the module prints', async () => {
@@ -37,6 +46,26 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
 
   it('gives up on a module whose import never finishes', async () => {
     await expect(checkMessageClass(json('slow_msg.Order', '{}'), [dir.path], 'python3', 500)).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+  });
+
+  it('a burst of checks starts no python3 per call: at most maxConcurrentChecks workers, reused (M-4)', async () => {
+    writeFileSync(pidsFile, '');
+    const checks = Array.from({ length: 8 }, (_, n) => checkMessageClass(json('counted_msg.Ping', `{"text":"${n}"}`), [dir.path], 'python3'));
+    await Promise.all(checks);
+    await checkMessageClass(json('counted_msg.Ping', '{}'), [dir.path], 'python3');
+    const pids = new Set(readFileSync(pidsFile, 'utf8').split('\n').filter(Boolean));
+    expect(pids.size).toBeGreaterThan(0);
+    expect(pids.size).toBeLessThanOrEqual(maxConcurrentChecks);
+  });
+
+  it('after forgetMessageCheckWorkers a changed message module is checked afresh', async () => {
+    const module = (cls: string) => ['from dataclasses import dataclass', 'from iop import Message', '@dataclass', `class ${cls}(Message):`, '    text: str = ""'].join('\n');
+    writeFileSync(join(dir.path, 'changing_msg.py'), module('Old'));
+    await checkMessageClass(json('changing_msg.Old', '{}'), [dir.path], 'python3');
+    writeFileSync(join(dir.path, 'changing_msg.py'), module('New'));
+    forgetMessageCheckWorkers();
+    await expect(checkMessageClass(json('changing_msg.New', '{}'), [dir.path], 'python3')).resolves.toBeUndefined();
+    await expect(checkMessageClass(json('changing_msg.Old', '{}'), [dir.path], 'python3')).rejects.toMatchObject({ code: 'ERR_CLASS_NOT_FOUND' });
   });
 
   it('leaves native and empty bodies alone (no Python needed)', async () => {

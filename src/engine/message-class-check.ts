@@ -1,21 +1,38 @@
 /**
- * Before a test call is sent: can the target's Python build its message? A fresh bridge worker
- * decodes the body exactly as the target's worker would (the SDK's deserialize, with the item's
- * classpaths; src/bridge/message-check.ts), so an unknown class or a body the class refuses is the
- * caller's error, answered at once, and not a failure logged against the target item. Bounded: the
- * check ends its worker past its timeout; what the module prints never reaches the verdict.
+ * Before a test call is sent: can the target's Python build its message? A bridge worker decodes
+ * the body exactly as the target's worker would (the SDK's deserialize, with the item's classpaths;
+ * src/bridge/message-check.ts), so an unknown class or a body the class refuses is the caller's
+ * error, answered at once, and not a failure logged against the target item. Bounded: the check
+ * ends its worker past its timeout; what the module prints never reaches the verdict.
+ *
+ * A check is a request to a kept worker per (interpreter, classpaths), not a fresh python3 per
+ * call: a stream of test calls must not start one interpreter each. At most `maxConcurrentChecks`
+ * run at once (a burst waits its turn instead of starting unbounded python3s). The kept workers
+ * hold the modules they imported, so they are ended when the code may have changed
+ * (forgetMessageCheckWorkers, at every production start and update) and after a short idle time.
  */
 import { ConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
-import { describeFailure, messageDecodeFailure, serializationErrorType } from '../bridge/index.ts';
+import { describeFailure, messageDecodeFailureIn, serializationErrorType } from '../bridge/index.ts';
+import { TaskWorkerPool } from '../bridge/task-workers.ts';
 
 /** Longest check (the import of the message's module runs user code). */
 export const messageCheckTimeoutMs = 30_000;
 
+/** Checks running at once, all namespaces together. */
+export const maxConcurrentChecks = 2;
+
+/** A kept check worker is ended after this long without a check. */
+const checkWorkerIdleMs = 30_000;
+
+const pools = new Map<string, TaskWorkerPool>();
+let running = 0;
+const waiting: Array<() => void> = [];
+
 /** Rejects with ERR_CLASS_NOT_FOUND or ERR_INVALID_INPUT when the body cannot become its message. */
 export async function checkMessageClass(body: MessageBody, classpaths: string[], interpreter: string, timeoutMs = messageCheckTimeoutMs): Promise<void> {
   if (body.encoding !== 'json') return;
-  const failure = await messageDecodeFailure(body, classpaths, interpreter, timeoutMs);
+  const failure = await inTurn(() => messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, timeoutMs));
   if (!failure) return;
   const serialization = failure.type === serializationErrorType;
   if (serialization && failure.message.startsWith('Failed to load class')) {
@@ -24,4 +41,29 @@ export async function checkMessageClass(body: MessageBody, classpaths: string[],
     });
   }
   throw new ConveyorError('ERR_INVALID_INPUT', `The test body cannot be read as a ${body.classname}: ${serialization ? failure.message : describeFailure(failure)}`);
+}
+
+/** The code of message classes may have changed (a start, an update after a migration): check with fresh workers. */
+export function forgetMessageCheckWorkers(): void {
+  for (const pool of pools.values()) pool.close();
+  pools.clear();
+}
+
+function poolFor(interpreter: string, classpaths: string[]): TaskWorkerPool {
+  const key = JSON.stringify([interpreter, classpaths]);
+  let pool = pools.get(key);
+  if (!pool) pools.set(key, (pool = new TaskWorkerPool({ interpreter, onOutput: () => undefined, maxIdle: maxConcurrentChecks, idleMs: checkWorkerIdleMs })));
+  return pool;
+}
+
+async function inTurn<T>(check: () => Promise<T>): Promise<T> {
+  if (running >= maxConcurrentChecks) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await check();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
 }
