@@ -154,4 +154,30 @@ describe('stuck calls never freeze the control plane', () => {
     expect(errorOf(started)).toMatch(/killed/);
     expect(((await call('GET', '/status')).json as { status: string }).status).not.toBe('running');
   }, 120_000);
+
+  it('an update whose new items hang in on_init holds up neither /test, /component nor /stop (they answer long before the 60 s on_init limit)', async () => {
+    // The gate stays closed (the previous test removed it): HangInit's on_init never returns.
+    expect((await answersWithin(60_000, 'start', call('POST', '/start', { production: 'Stuck.Production' }))).status).toBe(200);
+    const hanging = ((await call('GET', '/definition?production=Stuck.Init')).json as { items: Array<Record<string, unknown>> }).items[0];
+    const definition = (await call('GET', '/definition?production=Stuck.Production')).json as { items: Array<Record<string, unknown>> };
+    definition.items.push(...[1, 2, 3].map((n) => ({ ...hanging, name: `Late${n}` })));
+    const stored = await call('PUT', '/definition', { definition });
+    expect(stored.status, stored.text).toBe(200);
+
+    const update = call('POST', '/update');
+    await eventually(async () => {
+      const items = ((await call('GET', '/items?production=Stuck.Production')).json as { items: Array<{ name: string }> }).items;
+      return items.some((item) => item.name === 'Late3') || undefined;
+    }, 'the update to be adding its items');
+    const echo = await answersWithin(refusal, 'a test elsewhere during the update', test({ target: 'Echo', classname: 'stuck_msg.Ping', body: { text: 'during' }, restart: false }));
+    expect(echo.status, echo.text).toBe(200);
+    const restarted = await answersWithin(refusal, 'component/restart during the update', call('POST', '/component/restart', { component: 'Echo' }));
+    expect(restarted.status, restarted.text).toBe(200);
+    // Within the stop's own limit (25 s), far from the 3 × 60 s the update's on_init calls would take one after another.
+    const stopped = await answersWithin(30_000, 'stop during the update', call('POST', '/stop'));
+    expect(stopped.status, stopped.text).toBe(200);
+    const updated = await answersWithin(refusal, 'the update a stop ended', update);
+    expect(updated.status).toBe(500);
+    expect(errorOf(updated)).toMatch(/stopped during the update/);
+  }, 120_000);
 });
