@@ -30,7 +30,7 @@ export const errorCodes = {
   ERR_BODY_NOT_JSON: { status: 400, summary: 'The request body is not valid JSON', action: 'Send a JSON body (any content type is read as JSON); check quoting when it is built in a shell.' },
   ERR_BODY_TOO_LARGE: { status: 413, summary: 'The request body is larger than the configured limit', action: 'Send a smaller body, or raise `bodyLimit` (CONVEYOR_BODY_LIMIT) on the server.' },
   ERR_ROUTE_NOT_FOUND: { status: 404, summary: 'No route answers that method and path', action: 'Check the method, the path and the API prefix (docs/api.md, GET /openapi.json).' },
-  ERR_UNSAFE_PATH: { status: 400, summary: 'A file name is absolute, contains .. or leaves its folder', action: 'Use relative file names inside the package (no absolute names, no `..`, no links leading out); a remote folder must lie inside an allowed root (`allowedRoots`).' },
+  ERR_UNSAFE_PATH: { status: 400, summary: 'A file name is absolute, contains .. or leaves its folder', action: 'Use relative file names inside the package (no absolute names, no `..`, no links leading out); a remote folder must lie inside an allowed root (`allowedRoots`); a schema file the server reads must lie in `<home>/imports` or an allowed root.' },
   ERR_STORE: { status: 500, summary: 'The store failed to read or write', action: 'Read the cause in the text (disk full, permissions, a damaged database file), fix it and retry.' },
   ERR_STORE_CLOSED: { status: 503, summary: 'The store is closed', action: 'The server is shutting down: retry once it has restarted.' },
   ERR_STORE_UNAVAILABLE: { status: 503, summary: 'The database cannot be reached', action: 'Check that PostgreSQL runs and that the database URL, credentials and network are right; retry when it is back.' },
