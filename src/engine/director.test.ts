@@ -27,10 +27,11 @@ class Stand implements ComponentInstance {
   killed = false;
   /** stop() was called (a real worker is ended by it, at the latest after its grace time). */
   stopped = false;
-  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string; holdText?: string; answerAfterMs?: number }) {}
+  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string; holdText?: string; answerAfterMs?: number; initAfterMs?: number }) {}
   async init(): Promise<void> {
     if (this.hang.initError) throw new Error(this.hang.initError);
     if (this.hang.init) await never();
+    if (this.hang.initAfterMs !== undefined) await new Promise((resolve) => setTimeout(resolve, this.hang.initAfterMs));
   }
   async onMessage(request: MessageBody, _call: CallContext): Promise<Reply> {
     if (this.hang.message) await never();
@@ -285,6 +286,16 @@ describe('Director', () => {
     await expect(d.start('Test.P')).rejects.toThrow(/killed while it was to start/);
     expect(await logTexts()).not.toContainEqual(expect.stringMatching(/Production Test.P started/));
     expect(d.reportedStatus()).toBe('stopped');
+  });
+
+  it('a test call during a start waits for the start instead of refusing (M-2)', async () => {
+    classes.set('SlowInit', { kind: 'operation', hang: { initAfterMs: 300 } });
+    const d = await directorFor([newItem('Slow', 'SlowInit')]);
+    const start = d.start('Test.P');
+    await eventually(() => made.length === 1 || undefined, 'the start to be under way');
+    expect(d.reportedStatus()).toBe('running');
+    expect(await d.test({ target: 'Slow', body: ping, restart: false })).toMatchObject({ reply: ping });
+    await start;
   });
 
   it('a test timeout above the longest timer waits instead of firing at once (M-1)', async () => {
