@@ -58,6 +58,13 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
     expect(pids.size).toBeLessThanOrEqual(maxConcurrentChecks);
   });
 
+  it('a check that cannot get its turn within its timeout gives up (ERR_TIMEOUT) instead of waiting on', async () => {
+    // Two checks stuck in an import that never finishes hold both turns for 3 s.
+    const holding = Array.from({ length: maxConcurrentChecks }, () => checkMessageClass(json('slow_msg.Order', '{}'), [dir.path], 'python3', 3000).catch(() => undefined));
+    await expect(checkMessageClass(json('probe_msg.Order', '{"item":"pen"}'), [dir.path], 'python3', 200)).rejects.toMatchObject({ code: 'ERR_TIMEOUT', message: expect.stringMatching(/did not get its turn/) });
+    await Promise.all(holding);
+  });
+
   it('after forgetMessageCheckWorkers a changed message module is checked afresh', async () => {
     const module = (cls: string) => ['from dataclasses import dataclass', 'from iop import Message', '@dataclass', `class ${cls}(Message):`, '    text: str = ""'].join('\n');
     writeFileSync(join(dir.path, 'changing_msg.py'), module('Old'));

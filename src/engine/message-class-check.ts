@@ -15,6 +15,7 @@ import { ConveyorError } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
 import { describeFailure, messageDecodeFailureIn, serializationErrorType } from '../bridge/index.ts';
 import { TaskWorkerPool } from '../bridge/task-workers.ts';
+import { timerDelay } from './timer-delay.ts';
 
 /** Longest check (the import of the message's module runs user code). */
 export const messageCheckTimeoutMs = 30_000;
@@ -32,7 +33,8 @@ const waiting: Array<() => void> = [];
 /** Rejects with ERR_CLASS_NOT_FOUND or ERR_INVALID_INPUT when the body cannot become its message. */
 export async function checkMessageClass(body: MessageBody, classpaths: string[], interpreter: string, timeoutMs = messageCheckTimeoutMs): Promise<void> {
   if (body.encoding !== 'json') return;
-  const failure = await inTurn(() => messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, timeoutMs));
+  const deadline = Date.now() + timeoutMs;
+  const failure = await inTurn(deadline, body.classname, () => messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, Math.max(1, deadline - Date.now())));
   if (!failure) return;
   const serialization = failure.type === serializationErrorType;
   if (serialization && failure.message.startsWith('Failed to load class')) {
@@ -56,8 +58,9 @@ function poolFor(interpreter: string, classpaths: string[]): TaskWorkerPool {
   return pool;
 }
 
-async function inTurn<T>(check: () => Promise<T>): Promise<T> {
-  if (running >= maxConcurrentChecks) await new Promise<void>((resolve) => waiting.push(resolve));
+/** Runs `check` once fewer than maxConcurrentChecks run; the wait for the turn counts against the check's time. */
+async function inTurn<T>(deadline: number, classname: string, check: () => Promise<T>): Promise<T> {
+  if (running >= maxConcurrentChecks) await turnBefore(deadline, classname);
   else running++;
   try {
     return await check();
@@ -66,4 +69,19 @@ async function inTurn<T>(check: () => Promise<T>): Promise<T> {
     if (next) next();
     else running--;
   }
+}
+
+function turnBefore(deadline: number, classname: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const index = waiting.indexOf(take);
+      if (index >= 0) waiting.splice(index, 1);
+      reject(new ConveyorError('ERR_TIMEOUT', `The check of the message class ${classname} did not get its turn in time (other checks were running)`));
+    }, timerDelay(deadline - Date.now()));
+    const take = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    waiting.push(take);
+  });
 }
