@@ -15,7 +15,12 @@ interface CannonResult {
   errors: number;
 }
 // autocannon ships no type declarations: type the little used here.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: { url: string; headers: Record<string, string>; connections: number; duration: number }) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  duration: number;
+}) => Promise<CannonResult>;
 
 const seconds = Number(process.argv[2] ?? 3);
 const harness = await createHarness();
@@ -29,7 +34,9 @@ try {
   for (const route of routes) {
     const result = await autocannon({ url: `${listener.url}${route}`, headers, connections: 10, duration: seconds });
     const errors = result.non2xx + result.errors;
-    console.log(`${route.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${errors ? `  ${errors} errors` : ''}`);
+    console.log(
+      `${route.padEnd(46)} ${String(Math.round(result.requests.average)).padStart(7)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms${errors ? `  ${errors} errors` : ''}`,
+    );
   }
 } finally {
   await listener.close();

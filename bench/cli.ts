@@ -32,7 +32,9 @@ function measure(label: string, args: string[], env: Record<string, string>): vo
   }
   samples.sort((a, b) => a - b);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  console.log(`${label.padEnd(12)} ${String(runs).padStart(3)} runs  median ${at(0.5).toFixed(0).padStart(4)} ms  min ${at(0).toFixed(0).padStart(4)} ms  max ${at(1).toFixed(0).padStart(4)} ms`);
+  console.log(
+    `${label.padEnd(12)} ${String(runs).padStart(3)} runs  median ${at(0.5).toFixed(0).padStart(4)} ms  min ${at(0).toFixed(0).padStart(4)} ms  max ${at(1).toFixed(0).padStart(4)} ms`,
+  );
 }
 
 const home = mkdtempSync(join(tmpdir(), 'bench-cli-'));
@@ -51,7 +53,12 @@ try {
     });
     server.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
   });
-  console.log(`load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   // The floor: what starting Node itself costs on this machine right now.
   measure('node -e 0', ['-e', '0'], baseEnv({}));
   measure('cli -v', ['-v'], baseEnv({}));

@@ -54,7 +54,9 @@ function rate(fn: Runner): number {
 function measure(label: string, fn: Runner): number {
   const samples = Array.from({ length: runs }, () => rate(fn));
   const s = spread(samples);
-  console.log(`${label.padEnd(34)} median ${Math.round(s.median).toString().padStart(9)} runs/s   min ${Math.round(s.min).toString().padStart(9)}   max ${Math.round(s.max).toString().padStart(9)}   spread ${s.spreadPct.toFixed(1)}%`);
+  console.log(
+    `${label.padEnd(34)} median ${Math.round(s.median).toString().padStart(9)} runs/s   min ${Math.round(s.min).toString().padStart(9)}   max ${Math.round(s.max).toString().padStart(9)}   spread ${s.spreadPct.toFixed(1)}%`,
+  );
   return s.median;
 }
 

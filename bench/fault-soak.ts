@@ -23,7 +23,9 @@ const suites = ['stream', 'definition', 'migration', 'lookups', 'cluster'] as co
 const only = option('only')?.split(',') ?? [...suites];
 const unknown = only.filter((name) => !(suites as readonly string[]).includes(name));
 if (!Number.isInteger(kills) || kills < 1 || unknown.length > 0) {
-  console.error(`usage: bench/fault-soak.ts [--kills=N (≥ 1)] [--only=${suites.join(',')}] [--seed=S]${unknown.length ? ` — unknown: ${unknown.join(', ')}` : ''}`);
+  console.error(
+    `usage: bench/fault-soak.ts [--kills=N (≥ 1)] [--only=${suites.join(',')}] [--seed=S]${unknown.length ? ` — unknown: ${unknown.join(', ')}` : ''}`,
+  );
   process.exit(2);
 }
 

@@ -68,12 +68,18 @@ async function main(total: number): Promise<void> {
     try {
       const store = await openPostgresStore(url, { schema });
       for (let start = 0; start < total; start += 1000) {
-        await Promise.all(Array.from({ length: Math.min(1000, total - start) }, (_, i) => store.messages.insert([queuedBenchMessage(start + i, targets[(start + i) % targets.length]!)])));
+        await Promise.all(
+          Array.from({ length: Math.min(1000, total - start) }, (_, i) =>
+            store.messages.insert([queuedBenchMessage(start + i, targets[(start + i) % targets.length]!)]),
+          ),
+        );
       }
       await store.close();
       await admin.query(`ANALYZE ${schema}.messages`);
       // Children start and connect before the clock starts; each drains on "start".
-      const children = Array.from({ length: nodes }, (_, n) => fork(fileURLToPath(import.meta.url), ['--node', schema, `node-${n}`], { execArgv: ['--import', 'tsx'] }));
+      const children = Array.from({ length: nodes }, (_, n) =>
+        fork(fileURLToPath(import.meta.url), ['--node', schema, `node-${n}`], { execArgv: ['--import', 'tsx'] }),
+      );
       const reply = <T>(child: ChildProcess): Promise<T> =>
         new Promise<T>((resolve, reject) => {
           child.once('message', (value) => resolve(value as T));
@@ -92,8 +98,12 @@ async function main(total: number): Promise<void> {
       const nodeCpuS = results.reduce((sum, r) => sum + r.cpuMs, 0) / 1000;
       console.log(
         `  ${nodes} node${nodes > 1 ? 's' : ' '}  ${handled.toLocaleString('en').padStart(7)} handled (${results.map((r) => r.handled).join(' / ')})` +
-          `  ${Math.round(handled / seconds).toLocaleString('en').padStart(6)} msg/s` +
-          `  ${Math.round(handled / (nodeCpuS + pgCpuS)).toLocaleString('en').padStart(6)} msg per CPU s (node ${nodeCpuS.toFixed(1)} s + PostgreSQL ${pgCpuS.toFixed(1)} s)`,
+          `  ${Math.round(handled / seconds)
+            .toLocaleString('en')
+            .padStart(6)} msg/s` +
+          `  ${Math.round(handled / (nodeCpuS + pgCpuS))
+            .toLocaleString('en')
+            .padStart(6)} msg per CPU s (node ${nodeCpuS.toFixed(1)} s + PostgreSQL ${pgCpuS.toFixed(1)} s)`,
       );
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -44,7 +44,9 @@ async function measure(groupCommit: boolean, shape: string, run: (store: Store) 
   const rate = Math.round((total / ms) * 1000);
   const cpuPerThousand = ((cpu.user + cpu.system) / 1000 / (total / 1000)).toFixed(1);
   const mode = groupCommit ? 'group commit' : 'plain commits';
-  console.log(`  ${mode.padEnd(13)} ${shape.padEnd(11)} ${ms.toFixed(0).padStart(7)} ms  ${rate.toLocaleString('en').padStart(8)} rows/s  ${cpuPerThousand.padStart(6)} ms node CPU / 1,000 rows`);
+  console.log(
+    `  ${mode.padEnd(13)} ${shape.padEnd(11)} ${ms.toFixed(0).padStart(7)} ms  ${rate.toLocaleString('en').padStart(8)} rows/s  ${cpuPerThousand.padStart(6)} ms node CPU / 1,000 rows`,
+  );
 }
 
 const admin = new pg.Client({ connectionString: url });

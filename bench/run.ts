@@ -13,7 +13,10 @@ import { loadAverage, machineInfo } from './support/resources.ts';
 import { quick, repoRoot, resultsDir } from './support/results.ts';
 
 const scenarios = ['production', 'engine-overhead', 'floor', 'api', 'cli', 'dtl', 'growth', 'cluster'];
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice(7).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const unknown = only?.filter((name) => !scenarios.includes(name)) ?? [];
 if (unknown.length > 0) {
   console.error(`Unknown scenario ${unknown.join(', ')}; known: ${scenarios.join(', ')}`);
@@ -23,7 +26,10 @@ const passOn = process.argv.slice(2).filter((arg) => arg === '--quick' || /^--(r
 
 function runScenarioProcess(name: string): Promise<{ name: string; exitCode: number | null; seconds: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scenarios', `${name}.ts`), ...passOn], { cwd: repoRoot, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'bench', 'scenarios', `${name}.ts`), ...passOn], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
   return new Promise((resolve) => child.once('exit', (exitCode) => resolve({ name, exitCode, seconds: (performance.now() - started) / 1000 })));
 }
 
@@ -31,7 +37,9 @@ const machine = machineInfo();
 const started = performance.now();
 const startedAt = new Date().toISOString();
 const loadBefore = loadAverage();
-console.log(`Conveyor benchmarks${quick ? ' (quick)' : ''}: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.python}; load ${loadBefore.join(' ')}`);
+console.log(
+  `Conveyor benchmarks${quick ? ' (quick)' : ''}: ${machine.nproc} × ${machine.cpuModel}, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.python}; load ${loadBefore.join(' ')}`,
+);
 const runs = [];
 for (const name of only ?? scenarios) runs.push(await runScenarioProcess(name));
 const totalSeconds = (performance.now() - started) / 1000;

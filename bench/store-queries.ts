@@ -50,7 +50,9 @@ async function seed(store: Store): Promise<{ firstCreated: number; middleSession
     if (start <= total / 2 && total / 2 < end) middleSession = starters[0]!;
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`seeded ${total.toLocaleString('en')} messages in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} rows/s, durability normal)`);
+  console.log(
+    `seeded ${total.toLocaleString('en')} messages in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} rows/s, durability normal)`,
+  );
   const first = await store.messages.get('USER', 1);
   return { firstCreated: first!.createdAt, middleSession };
 }

@@ -8,7 +8,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileTransform, interpretTransform, parseTransform, serializeTransform, withoutPositions, type JsonValue, type TransformParameters } from '../src/dtl/index.ts';
+import {
+  compileTransform,
+  interpretTransform,
+  parseTransform,
+  serializeTransform,
+  withoutPositions,
+  type JsonValue,
+  type TransformParameters,
+} from '../src/dtl/index.ts';
 import { vectorHost } from './dtl/vector-host.ts';
 
 const VECTORS = process.env.DTL_VECTORS ?? join(import.meta.dirname, '../../shared/dtl-vectors');
@@ -53,7 +61,10 @@ describe('DTL vectors', () => {
       expect(withoutPositions(again)).toEqual(withoutPositions(compiled.ast));
       // The AST interpreter (the bench's baseline) must agree wherever it applies.
       if (!compiled.usesPython && !compiled.usesSql && compiled.dependencies.length === 0 && !/<code/.test(text)) {
-        const interpreted = interpretTransform(compiled.ast).run(readJson(vector.name, 'input.json') ?? {}, { host, target: readJson(vector.name, 'initial-target.json') });
+        const interpreted = interpretTransform(compiled.ast).run(readJson(vector.name, 'input.json') ?? {}, {
+          host,
+          target: readJson(vector.name, 'initial-target.json'),
+        });
         expect(interpreted.target).toEqual(result.target);
         expect(interpreted.status).toBe(result.status);
         expect(interpreted.trace).toEqual(result.trace);

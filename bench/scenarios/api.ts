@@ -53,51 +53,58 @@ async function idleRss(pid: number): Promise<{ medianMb: number; maxMb: number }
   return { medianMb: spread(samples).median, maxMb: Math.max(...samples) };
 }
 
-await runScenario('api', { ...plan, connections, logEntries, server: 'conveyor serve --example, SQLite durability full', client: 'autocannon 8, same machine' }, async () => {
-  const server = await startServer({
-    example: true,
-    // Enough log entries that /log?top=100 returns a full page.
-    prepare: async (home) => {
-      const store = await openStore({ sqlitePath: join(home, 'conveyor.db') });
-      const entry = { type: 'Info' as const, configName: 'Bench', job: '1', messageId: null, sessionId: null, sourceClass: 'bench', sourceMethod: 'prepare' };
-      await store.log.append('USER', Array.from({ length: logEntries }, (_, i) => ({ ...entry, text: `bench entry ${i} ${'x'.repeat(80)}` })));
-      await store.close();
-    },
-  });
-  try {
-    const headers = { authorization: server.authorization };
-    const status = await (await fetch(`${server.api}/status`, { headers })).json();
-    console.log(`   server ${server.api}, status ${JSON.stringify(status)}`);
-    await sleep(settleMs);
-    const idleBefore = await idleRss(server.pid);
-    console.log(`   server RSS idle ${fmt(idleBefore.medianMb)} MB (max ${fmt(idleBefore.maxMb)} MB)`);
-    const routes: Record<string, RouteFigures> = {};
-    for (const route of ['/status', '/log?top=100']) {
-      const rss = new RssSampler(200, server.pid);
-      const windows = await repeat(plan, async (ms) => {
-        const cpu = processCpuMs(server.pid);
-        const result = await autocannon({ url: `${server.api}${route}`, headers, connections, duration: Math.max(1, Math.round(ms / 1000)) });
-        return { result, cpuMs: processCpuMs(server.pid) - cpu };
-      });
-      rss.stop();
-      routes[route] = {
-        perSecond: spread(windows.map((w) => w.result.requests.average)),
-        p50Ms: spread(windows.map((w) => w.result.latency.p50)),
-        p99Ms: spread(windows.map((w) => w.result.latency.p99)),
-        serverCpuUsPerRequest: spread(windows.map((w) => (w.cpuMs * 1000) / Math.max(1, w.result.requests.total))),
-        failures: windows.reduce((sum, w) => sum + w.result.non2xx + w.result.errors, 0),
-        peakServerRssMb: mb(rss.peakTotalBytes),
-      };
-      const figures = routes[route]!;
-      console.log(`   GET ${route}: ${fmtSpread(figures.perSecond, ' req/s')}`);
-      console.log(
-        `      p50 ${fmt(figures.p50Ms.median)} ms, p99 ${fmt(figures.p99Ms.median)} ms; server CPU ${fmt(figures.serverCpuUsPerRequest.median)} µs/request; peak server RSS ${fmt(figures.peakServerRssMb)} MB; ${figures.failures} failures`,
-      );
+await runScenario(
+  'api',
+  { ...plan, connections, logEntries, server: 'conveyor serve --example, SQLite durability full', client: 'autocannon 8, same machine' },
+  async () => {
+    const server = await startServer({
+      example: true,
+      // Enough log entries that /log?top=100 returns a full page.
+      prepare: async (home) => {
+        const store = await openStore({ sqlitePath: join(home, 'conveyor.db') });
+        const entry = { type: 'Info' as const, configName: 'Bench', job: '1', messageId: null, sessionId: null, sourceClass: 'bench', sourceMethod: 'prepare' };
+        await store.log.append(
+          'USER',
+          Array.from({ length: logEntries }, (_, i) => ({ ...entry, text: `bench entry ${i} ${'x'.repeat(80)}` })),
+        );
+        await store.close();
+      },
+    });
+    try {
+      const headers = { authorization: server.authorization };
+      const status = await (await fetch(`${server.api}/status`, { headers })).json();
+      console.log(`   server ${server.api}, status ${JSON.stringify(status)}`);
+      await sleep(settleMs);
+      const idleBefore = await idleRss(server.pid);
+      console.log(`   server RSS idle ${fmt(idleBefore.medianMb)} MB (max ${fmt(idleBefore.maxMb)} MB)`);
+      const routes: Record<string, RouteFigures> = {};
+      for (const route of ['/status', '/log?top=100']) {
+        const rss = new RssSampler(200, server.pid);
+        const windows = await repeat(plan, async (ms) => {
+          const cpu = processCpuMs(server.pid);
+          const result = await autocannon({ url: `${server.api}${route}`, headers, connections, duration: Math.max(1, Math.round(ms / 1000)) });
+          return { result, cpuMs: processCpuMs(server.pid) - cpu };
+        });
+        rss.stop();
+        routes[route] = {
+          perSecond: spread(windows.map((w) => w.result.requests.average)),
+          p50Ms: spread(windows.map((w) => w.result.latency.p50)),
+          p99Ms: spread(windows.map((w) => w.result.latency.p99)),
+          serverCpuUsPerRequest: spread(windows.map((w) => (w.cpuMs * 1000) / Math.max(1, w.result.requests.total))),
+          failures: windows.reduce((sum, w) => sum + w.result.non2xx + w.result.errors, 0),
+          peakServerRssMb: mb(rss.peakTotalBytes),
+        };
+        const figures = routes[route]!;
+        console.log(`   GET ${route}: ${fmtSpread(figures.perSecond, ' req/s')}`);
+        console.log(
+          `      p50 ${fmt(figures.p50Ms.median)} ms, p99 ${fmt(figures.p99Ms.median)} ms; server CPU ${fmt(figures.serverCpuUsPerRequest.median)} µs/request; peak server RSS ${fmt(figures.peakServerRssMb)} MB; ${figures.failures} failures`,
+        );
+      }
+      const idleAfter = await idleRss(server.pid);
+      console.log(`   server RSS idle after the load ${fmt(idleAfter.medianMb)} MB`);
+      return { connections, idleRssMb: idleBefore, routes, idleAfterLoadRssMb: idleAfter };
+    } finally {
+      await server.stop();
     }
-    const idleAfter = await idleRss(server.pid);
-    console.log(`   server RSS idle after the load ${fmt(idleAfter.medianMb)} MB`);
-    return { connections, idleRssMb: idleBefore, routes, idleAfterLoadRssMb: idleAfter };
-  } finally {
-    await server.stop();
-  }
-});
+  },
+);

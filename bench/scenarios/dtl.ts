@@ -18,7 +18,13 @@ await runScenario('dtl', { runs, secondsPerRun, script: 'bench/dtl.ts' }, async 
   const transforms: Record<string, { medianPerSecond: number; minPerSecond: number; maxPerSecond: number; spreadPct: number }> = {};
   for (const line of run.lines) {
     const match = /^(\S.*?)\s+median\s+(\d+) runs\/s\s+min\s+(\d+)\s+max\s+(\d+)\s+spread\s+([\d.]+)%/.exec(line);
-    if (match) transforms[match[1]!.trim()] = { medianPerSecond: Number(match[2]), minPerSecond: Number(match[3]), maxPerSecond: Number(match[4]), spreadPct: Number(match[5]) };
+    if (match)
+      transforms[match[1]!.trim()] = {
+        medianPerSecond: Number(match[2]),
+        minPerSecond: Number(match[3]),
+        maxPerSecond: Number(match[4]),
+        spreadPct: Number(match[5]),
+      };
   }
   return { present: true, exitCode: run.exitCode, timedOut: run.timedOut, transforms, output: run.lines };
 });

@@ -12,13 +12,17 @@ import { plan, quick, runScenario } from '../support/results.ts';
 const pools = quick ? [1, 2] : [1, 2, 4, 8, 32];
 const payloadBytes = 64;
 
-await runScenario('engine-overhead', { ...plan, pools, payloadBytes, components: 'builtin', durability: 'full', driver: 'send into the process as the service' }, async () => {
-  const chain: Record<string, LoadFigures> = {};
-  for (const poolSize of pools) {
-    chain[`pool${poolSize}`] = await measureChain({ kind: 'builtin', poolSize, payloadBytes }, plan);
-    describe(`built-in S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
-  }
-  const withoutFsync = await measureChain({ kind: 'builtin', poolSize: 2, payloadBytes, durability: 'normal' }, plan);
-  describe('built-in S→P→O, pool size 2, durability normal (no fsync: analysis only)', withoutFsync);
-  return { chain, withoutFsync };
-});
+await runScenario(
+  'engine-overhead',
+  { ...plan, pools, payloadBytes, components: 'builtin', durability: 'full', driver: 'send into the process as the service' },
+  async () => {
+    const chain: Record<string, LoadFigures> = {};
+    for (const poolSize of pools) {
+      chain[`pool${poolSize}`] = await measureChain({ kind: 'builtin', poolSize, payloadBytes }, plan);
+      describe(`built-in S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
+    }
+    const withoutFsync = await measureChain({ kind: 'builtin', poolSize: 2, payloadBytes, durability: 'normal' }, plan);
+    describe('built-in S→P→O, pool size 2, durability normal (no fsync: analysis only)', withoutFsync);
+    return { chain, withoutFsync };
+  },
+);

@@ -97,7 +97,9 @@ function openDatabase(path: string) {
   return {
     db,
     insert: (session: number | null, parent: number | null, kind: string, source: string, target: string, body: unknown) =>
-      committer.submit(() => Number(insert.run(session, parent, kind, source, target, kind === 'request' ? 'queued' : 'completed', JSON.stringify(body)).lastInsertRowid)),
+      committer.submit(() =>
+        Number(insert.run(session, parent, kind, source, target, kind === 'request' ? 'queued' : 'completed', JSON.stringify(body)).lastInsertRowid),
+      ),
     complete: (id: number) => committer.submit(() => complete.run(id).changes),
   };
 }
@@ -189,7 +191,16 @@ async function floorAndEngine(poolSize: number) {
 
 await runScenario(
   'floor',
-  { ...plan, pools, payloadBytes, durability: 'WAL, synchronous=FULL', pipeRoundTripsPerCall: 5, rowWritesPerCall: 6, commitBarriersPerCall: 4, interleaved: 'engine and floor windows in turn' },
+  {
+    ...plan,
+    pools,
+    payloadBytes,
+    durability: 'WAL, synchronous=FULL',
+    pipeRoundTripsPerCall: 5,
+    rowWritesPerCall: 6,
+    commitBarriersPerCall: 4,
+    interleaved: 'engine and floor windows in turn',
+  },
   async () => {
     const floor: Record<string, LoadFigures> = {};
     const engine: Record<string, LoadFigures> = {};

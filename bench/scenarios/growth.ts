@@ -24,7 +24,10 @@ const bodySizes = [1024, 100 * 1024, 1024 * 1024];
 const longRunS = Number(process.argv.find((arg) => arg.startsWith('--long='))?.slice(7) ?? (quick ? 10 : 60));
 const longWarmupS = Math.min(10, Math.ceil(longRunS / 6));
 /** `--parts=memory` runs only the long run (e.g. with --long=600 for the 10-minute figure). */
-const parts = process.argv.find((arg) => arg.startsWith('--parts='))?.slice(8).split(',') ?? ['stored', 'bodies', 'memory'];
+const parts = process.argv
+  .find((arg) => arg.startsWith('--parts='))
+  ?.slice(8)
+  .split(',') ?? ['stored', 'bodies', 'memory'];
 
 /** Fills a store with completed request/response pairs in big transactions (not through the engine). */
 async function fill(path: string, count: number): Promise<{ seconds: number; perSecond: number }> {
@@ -124,14 +127,18 @@ async function longRun() {
   }
 }
 
-await runScenario(parts.length === 3 ? 'growth' : `growth-${parts.join('-')}`, { ...plan, storedMessages, poolSize, payloadBytes, bodySizes, longRunS, longWarmupS, components: 'python', parts }, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'conveyor-bench-growth-'));
-  try {
-    const stored = parts.includes('stored') ? await storedVersusEmpty(dir) : null;
-    const bodyFigures = parts.includes('bodies') ? await bodies() : null;
-    const memory = parts.includes('memory') ? await longRun() : null;
-    return { stored, bodies: bodyFigures, memory };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
+await runScenario(
+  parts.length === 3 ? 'growth' : `growth-${parts.join('-')}`,
+  { ...plan, storedMessages, poolSize, payloadBytes, bodySizes, longRunS, longWarmupS, components: 'python', parts },
+  async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conveyor-bench-growth-'));
+    try {
+      const stored = parts.includes('stored') ? await storedVersusEmpty(dir) : null;
+      const bodyFigures = parts.includes('bodies') ? await bodies() : null;
+      const memory = parts.includes('memory') ? await longRun() : null;
+      return { stored, bodies: bodyFigures, memory };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);

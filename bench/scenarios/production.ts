@@ -15,23 +15,30 @@ import { fmt } from '../support/stats.ts';
 const pools = quick ? [1, 2] : [1, 2, 4, 8];
 const payloadBytes = 64;
 
-await runScenario('production', { ...plan, pools, payloadBytes, components: 'python', durability: 'full', driver: 'processInput into the Python service' }, async () => {
-  const chain: Record<string, LoadFigures> = {};
-  for (const poolSize of pools) {
-    chain[`pool${poolSize}`] = await measureChain({ kind: 'python', poolSize, payloadBytes }, plan);
-    describe(`Python S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
-  }
-  const best = Math.max(...Object.values(chain).map((f) => f.perSecond.median));
-  const bestPool = pools.find((p) => chain[`pool${p}`]!.perSecond.median === best)!;
-  const chainAtHalf = await measureChainAtRate({ kind: 'python', poolSize: bestPool, payloadBytes }, Math.max(1, Math.round(best / 2)), plan);
-  describe(`Python S→P→O at half its best rate (${fmt(chainAtHalf.offeredPerSecond)}/s offered, pool ${bestPool})`, chainAtHalf);
-  const hop: Record<string, Awaited<ReturnType<typeof measureHop>>> = {};
-  for (const poolSize of [1, 2]) {
-    hop[`pool${poolSize}`] = await measureHop(poolSize, plan);
-    describe(`one sync hop into a Python operation, pool ${poolSize}, max rate`, hop[`pool${poolSize}`]!.max);
-    describe(`one sync hop, pool ${poolSize}, at half the max (${fmt(hop[`pool${poolSize}`]!.half.offeredPerSecond)}/s offered)`, hop[`pool${poolSize}`]!.half);
-  }
-  const withoutFsync = await measureChain({ kind: 'python', poolSize: 2, payloadBytes, durability: 'normal' }, plan);
-  describe('Python S→P→O, pool size 2, durability normal (no fsync: analysis only)', withoutFsync);
-  return { chain, bestPool, chainAtHalf, hop, withoutFsync };
-});
+await runScenario(
+  'production',
+  { ...plan, pools, payloadBytes, components: 'python', durability: 'full', driver: 'processInput into the Python service' },
+  async () => {
+    const chain: Record<string, LoadFigures> = {};
+    for (const poolSize of pools) {
+      chain[`pool${poolSize}`] = await measureChain({ kind: 'python', poolSize, payloadBytes }, plan);
+      describe(`Python S→P→O, pool size ${poolSize}`, chain[`pool${poolSize}`]!);
+    }
+    const best = Math.max(...Object.values(chain).map((f) => f.perSecond.median));
+    const bestPool = pools.find((p) => chain[`pool${p}`]!.perSecond.median === best)!;
+    const chainAtHalf = await measureChainAtRate({ kind: 'python', poolSize: bestPool, payloadBytes }, Math.max(1, Math.round(best / 2)), plan);
+    describe(`Python S→P→O at half its best rate (${fmt(chainAtHalf.offeredPerSecond)}/s offered, pool ${bestPool})`, chainAtHalf);
+    const hop: Record<string, Awaited<ReturnType<typeof measureHop>>> = {};
+    for (const poolSize of [1, 2]) {
+      hop[`pool${poolSize}`] = await measureHop(poolSize, plan);
+      describe(`one sync hop into a Python operation, pool ${poolSize}, max rate`, hop[`pool${poolSize}`]!.max);
+      describe(
+        `one sync hop, pool ${poolSize}, at half the max (${fmt(hop[`pool${poolSize}`]!.half.offeredPerSecond)}/s offered)`,
+        hop[`pool${poolSize}`]!.half,
+      );
+    }
+    const withoutFsync = await measureChain({ kind: 'python', poolSize: 2, payloadBytes, durability: 'normal' }, plan);
+    describe('Python S→P→O, pool size 2, durability normal (no fsync: analysis only)', withoutFsync);
+    return { chain, bestPool, chainAtHalf, hop, withoutFsync };
+  },
+);

@@ -38,8 +38,15 @@ export function checkBars(): BarCheck[] {
   if (production) {
     const chain = production.figures.chain as Record<string, Json>;
     const best = Object.entries(chain).sort((a, b) => b[1].perSecond.median - a[1].perSecond.median)[0]!;
-    const each = Object.entries(chain).map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`).join(', ');
-    checks.push({ bar: '≥ 5,000 Python S→P→O round trips/s, every message persisted', figure: `${fmt(best[1].perSecond.median)}/s (${best[0]})`, met: best[1].perSecond.median >= 5000, detail: each });
+    const each = Object.entries(chain)
+      .map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`)
+      .join(', ');
+    checks.push({
+      bar: '≥ 5,000 Python S→P→O round trips/s, every message persisted',
+      figure: `${fmt(best[1].perSecond.median)}/s (${best[0]})`,
+      met: best[1].perSecond.median >= 5000,
+      detail: each,
+    });
   } else checks.push(notMeasured('≥ 5,000 Python S→P→O round trips/s', 'production'));
 
   if (floor?.figures.ratio) {
@@ -51,7 +58,10 @@ export function checkBars(): BarCheck[] {
       figure: headline ? `${headline.ratio.toFixed(2)} × (${headline.pool})` : '—',
       met: headline ? headline.ratio >= 0.5 : null,
       detail: ratios
-        .map((r) => `${r.pool} ${r.ratio.toFixed(2)}× (engine ${fmt(floor.figures.engine[r.pool].perSecond.median)}/s, floor ${fmt(floor.figures.floor[r.pool].perSecond.median)}/s; floor CPU = ${fmt(cpu[r.pool].median * 100)}% of the engine's)`)
+        .map(
+          (r) =>
+            `${r.pool} ${r.ratio.toFixed(2)}× (engine ${fmt(floor.figures.engine[r.pool].perSecond.median)}/s, floor ${fmt(floor.figures.floor[r.pool].perSecond.median)}/s; floor CPU = ${fmt(cpu[r.pool].median * 100)}% of the engine's)`,
+        )
         .join('; '),
     });
   } else checks.push(notMeasured('scenario 1 ≥ 0.5 × floor', 'floor'));
@@ -64,7 +74,10 @@ export function checkBars(): BarCheck[] {
       figure: `${fmt(worst)} ms`,
       met: worst < 2,
       detail: Object.entries(hop)
-        .map(([pool, h]) => `${pool}: max ${fmt(h.max.perSecond.median)}/s, at ${fmt(h.half.offeredPerSecond)}/s p50 ${fmt(h.half.p50Ms.median)} ms p99 ${fmt(h.half.p99Ms.median)} ms`)
+        .map(
+          ([pool, h]) =>
+            `${pool}: max ${fmt(h.max.perSecond.median)}/s, at ${fmt(h.half.offeredPerSecond)}/s p50 ${fmt(h.half.p50Ms.median)} ms p99 ${fmt(h.half.p99Ms.median)} ms`,
+        )
         .join('; '),
     });
   } else checks.push(notMeasured('p99 of a sync Python hop < 2 ms', 'production'));
@@ -81,25 +94,45 @@ export function checkBars(): BarCheck[] {
 
   if (api) {
     const status = api.figures.routes['/status'];
-    checks.push({ bar: 'GET /status ≥ 10,000 req/s', figure: `${fmt(status.perSecond.median)} req/s`, met: status.perSecond.median >= 10_000, detail: `p99 ${fmt(status.p99Ms.median)} ms, server CPU ${fmt(status.serverCpuUsPerRequest.median)} µs/request` });
+    checks.push({
+      bar: 'GET /status ≥ 10,000 req/s',
+      figure: `${fmt(status.perSecond.median)} req/s`,
+      met: status.perSecond.median >= 10_000,
+      detail: `p99 ${fmt(status.p99Ms.median)} ms, server CPU ${fmt(status.serverCpuUsPerRequest.median)} µs/request`,
+    });
   } else checks.push(notMeasured('GET /status ≥ 10,000 req/s', 'api'));
 
   const remote = cli?.figures.commands?.['remote -x'];
   if (remote) {
     const bare = cli.figures.commands['node -e 0'];
-    checks.push({ bar: 'remote cli -x median < 150 ms', figure: `${remote.medianMs} ms`, met: remote.medianMs < 150, detail: bare ? `bare node -e 0: ${bare.medianMs} ms` : '' });
+    checks.push({
+      bar: 'remote cli -x median < 150 ms',
+      figure: `${remote.medianMs} ms`,
+      met: remote.medianMs < 150,
+      detail: bare ? `bare node -e 0: ${bare.medianMs} ms` : '',
+    });
   } else checks.push(notMeasured('remote cli -x median < 150 ms', 'cli'));
 
   if (api) {
     const idle = api.figures.idleRssMb.medianMb;
-    checks.push({ bar: 'server RSS < 150 MB idle (example production)', figure: `${fmt(idle)} MB`, met: idle < 150, detail: `after the API load: ${fmt(api.figures.idleAfterLoadRssMb.medianMb)} MB` });
+    checks.push({
+      bar: 'server RSS < 150 MB idle (example production)',
+      figure: `${fmt(idle)} MB`,
+      met: idle < 150,
+      detail: `after the API load: ${fmt(api.figures.idleAfterLoadRssMb.medianMb)} MB`,
+    });
   } else checks.push(notMeasured('server RSS < 150 MB idle', 'api'));
 
   if (production) {
     const peaks = Object.values(production.figures.chain as Record<string, Json>).map((f) => f.peakRssMb);
     const node = Math.max(...peaks.map((p) => p.node));
     const total = Math.max(...peaks.map((p) => p.total));
-    checks.push({ bar: 'RSS < 300 MB at full throughput', figure: `${fmt(node)} MB (engine process)`, met: node < 300, detail: `with its Python workers ${fmt(total)} MB` });
+    checks.push({
+      bar: 'RSS < 300 MB at full throughput',
+      figure: `${fmt(node)} MB (engine process)`,
+      met: node < 300,
+      detail: `with its Python workers ${fmt(total)} MB`,
+    });
   } else checks.push(notMeasured('RSS < 300 MB at full throughput', 'production'));
 
   // The longest memory run available: a separate `--parts=memory --long=600` run outlasts the suite's.
@@ -124,7 +157,9 @@ export function checkBars(): BarCheck[] {
     const chain = overhead.figures.chain as Record<string, Json>;
     checks.push({
       bar: '(context) built-in S→P→O, same load',
-      figure: Object.entries(chain).map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`).join(', '),
+      figure: Object.entries(chain)
+        .map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`)
+        .join(', '),
       met: null,
       detail: 'engine and store alone, no Python',
     });

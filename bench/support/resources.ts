@@ -96,7 +96,10 @@ export class RssSampler {
   private readonly timer: NodeJS.Timeout;
   private readonly started = performance.now();
 
-  constructor(intervalMs = 200, private readonly root = process.pid) {
+  constructor(
+    intervalMs = 200,
+    private readonly root = process.pid,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
     this.timer.unref();

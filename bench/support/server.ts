@@ -30,8 +30,23 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 export async function startServer(options: { example?: boolean; args?: string[]; prepare?: (home: string) => Promise<void> } = {}): Promise<BenchServer> {
   const home = mkdtempSync(join(tmpdir(), 'conveyor-bench-home-'));
   await options.prepare?.(home);
-  const args = ['--import', 'tsx', join(repoRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...(options.example ? ['--example'] : []), ...(options.args ?? [])];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: repoRoot, env: cleanEnv({ CONVEYOR_ADMIN_PASSWORD: adminPassword }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = [
+    '--import',
+    'tsx',
+    join(repoRoot, 'src', 'server', 'main.ts'),
+    'serve',
+    '--home',
+    home,
+    '--port',
+    '0',
+    ...(options.example ? ['--example'] : []),
+    ...(options.args ?? []),
+  ];
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: repoRoot,
+    env: cleanEnv({ CONVEYOR_ADMIN_PASSWORD: adminPassword }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const api = await new Promise<string>((resolve, reject) => {

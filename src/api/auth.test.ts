@@ -33,7 +33,9 @@ describe('authentication', () => {
   });
 
   it('answers every one of many concurrent sign-ins (verifications queue, none is lost)', async () => {
-    const attempts = Array.from({ length: 6 }, (_, index) => h.app.inject({ url: '/api/iop/version', headers: { authorization: basic(index % 2 ? 'operator' : 'nobody', index % 2 ? passwords.operator : 'x') } }));
+    const attempts = Array.from({ length: 6 }, (_, index) =>
+      h.app.inject({ url: '/api/iop/version', headers: { authorization: basic(index % 2 ? 'operator' : 'nobody', index % 2 ? passwords.operator : 'x') } }),
+    );
     expect((await Promise.all(attempts)).map((reply) => reply.statusCode)).toEqual([401, 200, 401, 200, 401, 200]);
   });
 
@@ -55,7 +57,10 @@ describe('roles', () => {
   ] as const)('a %s may not %s %s: 403 JSON', async (role, method, url, needed) => {
     const response = await h.app.inject({ method, url, headers: h.auth(role), payload: {} });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: `ERROR #FORBIDDEN: User ${role} has the role ${role}; this operation needs the role ${needed}`, code: 'ERR_FORBIDDEN' });
+    expect(response.json()).toEqual({
+      error: `ERROR #FORBIDDEN: User ${role} has the role ${role}; this operation needs the role ${needed}`,
+      code: 'ERR_FORBIDDEN',
+    });
   });
 
   it('a viewer may read', async () => {
@@ -73,21 +78,36 @@ describe('transport errors', () => {
   });
 
   it('a body over the limit is a 413 JSON', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/api/iop/stop', headers: { ...h.auth('admin'), 'content-type': 'application/json' }, payload: JSON.stringify({ pad: 'x'.repeat(5000) }) });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/iop/stop',
+      headers: { ...h.auth('admin'), 'content-type': 'application/json' },
+      payload: JSON.stringify({ pad: 'x'.repeat(5000) }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json().error).toBe('ERROR #BODY_TOO_LARGE: The request body is larger than the limit of 4096 bytes');
   });
 
   it('a body that is not JSON is a 400 JSON, whatever its content type', async () => {
     for (const type of ['application/json', 'text/plain']) {
-      const response = await h.app.inject({ method: 'POST', url: '/api/iop/start', headers: { ...h.auth('admin'), 'content-type': type }, payload: '{"production": ' });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/api/iop/start',
+        headers: { ...h.auth('admin'), 'content-type': type },
+        payload: '{"production": ',
+      });
       expect(response.statusCode, type).toBe(400);
       expect(response.json().error).toMatch(/^ERROR #BODY_NOT_JSON: The request body is not valid JSON/);
     }
   });
 
   it('JSON sent without a JSON content type (curl -d) is accepted', async () => {
-    const response = await h.app.inject({ method: 'PUT', url: '/api/iop/default', headers: { ...h.auth('admin'), 'content-type': 'application/x-www-form-urlencoded' }, payload: '{"production":"Demo.Production"}' });
+    const response = await h.app.inject({
+      method: 'PUT',
+      url: '/api/iop/default',
+      headers: { ...h.auth('admin'), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '{"production":"Demo.Production"}',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ production: 'Demo.Production' });
   });

@@ -32,7 +32,9 @@ export type ClassDocumentCompiler = (document: ClassDocument) => Promise<Compile
 
 export function checkDocumentName(name: string): void {
   if (!/^[A-Za-z0-9%_][A-Za-z0-9%_.-]*\.[A-Za-z0-9]+$/.test(name) || name.length > 255 || name.includes('..') || isTemporaryName(name)) {
-    throw new ConveyorError('ERR_UNSAFE_PATH', `Invalid document name ${JSON.stringify(name)}`, { hint: 'Use a dotted class name with its extension, e.g. Demo.MyTransform.cls' });
+    throw new ConveyorError('ERR_UNSAFE_PATH', `Invalid document name ${JSON.stringify(name)}`, {
+      hint: 'Use a dotted class name with its extension, e.g. Demo.MyTransform.cls',
+    });
   }
 }
 
@@ -83,7 +85,10 @@ export class ClassDocumentStore {
     const path = this.#path(namespace, name);
     await mkdir(this.#folder(namespace), { recursive: true });
     await this.#sweep(namespace);
-    const created = !(await stat(path).then(() => true, () => false));
+    const created = !(await stat(path).then(
+      () => true,
+      () => false,
+    ));
     await writeFileAtomic(path, text);
     return { created, timestamp: Date.now() };
   }

@@ -20,7 +20,12 @@ describe('component routes', () => {
     ['stop', 'stopped', 'componentStop'],
     ['restart', 'restarted', 'componentRestart'],
   ])('POST /component/%s answers {status: %s, component}', async (action, status, method) => {
-    const r = await h.app.inject({ method: 'POST', url: `/api/iop/component/${action}`, headers: h.auth('operator'), payload: { component: 'Python.FileOperation' } });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: `/api/iop/component/${action}`,
+      headers: h.auth('operator'),
+      payload: { component: 'Python.FileOperation' },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toEqual({ status, component: 'Python.FileOperation' });
     expect(h.engine.lastCall(method)?.args).toEqual(['Python.FileOperation']);
@@ -38,7 +43,12 @@ describe('component routes', () => {
     const unknown = await h.app.inject({ method: 'POST', url: '/api/iop/component/start', headers: h.auth('operator'), payload: { component: 'Nope' } });
     expect(unknown.statusCode).toBe(404);
     await h.app.inject({ method: 'POST', url: '/api/iop/stop', headers: h.auth('operator') });
-    const stopped = await h.app.inject({ method: 'POST', url: '/api/iop/component/start', headers: h.auth('operator'), payload: { component: 'Python.FileOperation' } });
+    const stopped = await h.app.inject({
+      method: 'POST',
+      url: '/api/iop/component/start',
+      headers: h.auth('operator'),
+      payload: { component: 'Python.FileOperation' },
+    });
     expect(stopped.statusCode).toBe(409);
   });
 });
@@ -67,8 +77,28 @@ describe('GET /queues', () => {
 describe('GET /connections', () => {
   it('lists items, their kinds, Python identity and targets, with warnings', async () => {
     h.engine.bindings = [
-      { name: 'Python.FileOperation', kind: 'operation', runtime: 'python', module: 'bo', className: 'FileOperation', classpaths: ['/a', '/b'], settings: [], adapterType: null, updatedAt: 0 },
-      { name: 'Python.Router', kind: 'process', runtime: 'python', module: 'bp', className: 'Router', classpaths: ['/a'], settings: [], adapterType: null, updatedAt: 0 },
+      {
+        name: 'Python.FileOperation',
+        kind: 'operation',
+        runtime: 'python',
+        module: 'bo',
+        className: 'FileOperation',
+        classpaths: ['/a', '/b'],
+        settings: [],
+        adapterType: null,
+        updatedAt: 0,
+      },
+      {
+        name: 'Python.Router',
+        kind: 'process',
+        runtime: 'python',
+        module: 'bp',
+        className: 'Router',
+        classpaths: ['/a'],
+        settings: [],
+        adapterType: null,
+        updatedAt: 0,
+      },
     ];
     h.engine.edges = [
       { from: 'Python.Router', to: 'Python.FileOperation' },
@@ -77,7 +107,17 @@ describe('GET /connections', () => {
     const r = await h.app.inject({ url: '/api/iop/connections?production=Demo.Production', headers: h.auth('viewer') });
     const body = r.json();
     expect(body.production).toBe('Demo.Production');
-    expect(body.items[0]).toEqual({ item: 'Python.FileOperation', class_name: 'Python.FileOperation', kind: 'operation', iop: 1, module: 'bo', classname: 'FileOperation', classpaths: '/a|/b', connections: [], warnings: [] });
+    expect(body.items[0]).toEqual({
+      item: 'Python.FileOperation',
+      class_name: 'Python.FileOperation',
+      kind: 'operation',
+      iop: 1,
+      module: 'bo',
+      classname: 'FileOperation',
+      classpaths: '/a|/b',
+      connections: [],
+      warnings: [],
+    });
     expect(body.items[1].connections).toEqual(['Python.FileOperation', 'Ghost']);
     expect(body.warnings).toEqual(['Python.Router sends to Ghost, which is not an item of Demo.Production']);
   });

@@ -28,56 +28,59 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineOpe
     serve(scope, catalog, declaration, async (request) => {
       const namespace = await namespaceOf(request, engine);
       const component = given(request.body.component) ?? given(request.body.item);
-      if (component === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
+      if (component === undefined)
+        throw new ConveyorError('ERR_INVALID_INPUT', 'component is required: the config name of the item (item is accepted as an alias)');
       await run(namespace, component);
       return { status, component };
     });
   }
 
   serve(scope, catalog, contract.queues, async (request) => {
-      const namespace = await namespaceOf(request, engine);
-      const definition = await namespace.getDefinition(given(request.query.production));
-      const [depths, status] = await Promise.all([namespace.queues(), namespace.status()]);
-      const running = status.status === 'running' && status.production === definition.name;
-      const byTarget = new Map(depths.map((depth) => [depth.target, depth]));
-      const items = definition.items.map((item) => {
-        const depth = byTarget.get(item.name);
-        return {
-          item: item.name,
-          queue_name: item.name,
-          class_name: item.classname,
-          exists: depth !== undefined || (running && item.enabled) ? (1 as const) : (0 as const),
-          count: depth?.queued ?? 0,
-        };
-      });
-      return { production: definition.name, items, warnings: [] };
+    const namespace = await namespaceOf(request, engine);
+    const definition = await namespace.getDefinition(given(request.query.production));
+    const [depths, status] = await Promise.all([namespace.queues(), namespace.status()]);
+    const running = status.status === 'running' && status.production === definition.name;
+    const byTarget = new Map(depths.map((depth) => [depth.target, depth]));
+    const items = definition.items.map((item) => {
+      const depth = byTarget.get(item.name);
+      return {
+        item: item.name,
+        queue_name: item.name,
+        class_name: item.classname,
+        exists: depth !== undefined || (running && item.enabled) ? (1 as const) : (0 as const),
+        count: depth?.queued ?? 0,
+      };
+    });
+    return { production: definition.name, items, warnings: [] };
   });
 
   serve(scope, catalog, contract.connections, async (request) => {
-      const namespace = await namespaceOf(request, engine);
-      const definition = await namespace.getDefinition(given(request.query.production));
-      const [edges, bindings] = await Promise.all([namespace.connections(), namespace.classes()]);
-      const bindingByName = new Map(bindings.map((binding) => [binding.name, binding]));
-      const itemNames = new Set(definition.items.map((item) => item.name));
-      const warnings: string[] = [];
-      const items = definition.items.map((item) => {
-        const binding = bindingByName.get(item.classname);
-        const targets = [...new Set(edges.filter((edge) => edge.from === item.name).map((edge) => edge.to))];
-        const itemWarnings = targets.filter((target) => !itemNames.has(target)).map((target) => `${item.name} sends to ${target}, which is not an item of ${definition.name}`);
-        if (!binding) itemWarnings.push(`The class ${item.classname} is not registered in the namespace`);
-        warnings.push(...itemWarnings);
-        return {
-          item: item.name,
-          class_name: item.classname,
-          kind: kindOf(binding),
-          ...(binding?.adapterType ? { adapter_class_name: binding.adapterType } : {}),
-          ...(binding?.runtime === 'python'
-            ? { iop: 1 as const, module: binding.module ?? '', classname: binding.className ?? '', classpaths: binding.classpaths.join('|') }
-            : {}),
-          connections: targets,
-          warnings: itemWarnings,
-        };
-      });
-      return { production: definition.name, items, warnings };
+    const namespace = await namespaceOf(request, engine);
+    const definition = await namespace.getDefinition(given(request.query.production));
+    const [edges, bindings] = await Promise.all([namespace.connections(), namespace.classes()]);
+    const bindingByName = new Map(bindings.map((binding) => [binding.name, binding]));
+    const itemNames = new Set(definition.items.map((item) => item.name));
+    const warnings: string[] = [];
+    const items = definition.items.map((item) => {
+      const binding = bindingByName.get(item.classname);
+      const targets = [...new Set(edges.filter((edge) => edge.from === item.name).map((edge) => edge.to))];
+      const itemWarnings = targets
+        .filter((target) => !itemNames.has(target))
+        .map((target) => `${item.name} sends to ${target}, which is not an item of ${definition.name}`);
+      if (!binding) itemWarnings.push(`The class ${item.classname} is not registered in the namespace`);
+      warnings.push(...itemWarnings);
+      return {
+        item: item.name,
+        class_name: item.classname,
+        kind: kindOf(binding),
+        ...(binding?.adapterType ? { adapter_class_name: binding.adapterType } : {}),
+        ...(binding?.runtime === 'python'
+          ? { iop: 1 as const, module: binding.module ?? '', classname: binding.className ?? '', classpaths: binding.classpaths.join('|') }
+          : {}),
+        connections: targets,
+        warnings: itemWarnings,
+      };
+    });
+    return { production: definition.name, items, warnings };
   });
 }

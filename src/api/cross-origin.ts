@@ -20,7 +20,10 @@ export function installCrossOrigin(app: FastifyInstance, allowedOrigins: string[
     const origin = request.headers.origin;
     if (origin === undefined || sameOrigin(request, origin)) return;
     if (!anyOrigin && !allowed.has(origin)) {
-      return sendError(reply, 403, { error: `Cross-origin request from ${origin} refused; allow it with the server option corsOrigins`, code: 'ERR_FORBIDDEN' });
+      return sendError(reply, 403, {
+        error: `Cross-origin request from ${origin} refused; allow it with the server option corsOrigins`,
+        code: 'ERR_FORBIDDEN',
+      });
     }
     reply.header('Access-Control-Allow-Origin', origin);
     reply.header('Access-Control-Allow-Credentials', 'true');

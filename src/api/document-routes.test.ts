@@ -11,17 +11,32 @@ beforeAll(async () => {
   h = await createHarness({
     classCompiler: async (document) => {
       compiled.push(document);
-      return document.text.includes('broken') ? { console: [], errors: [`${document.name}: line 4: unknown action <bogus>`] } : { console: [`${document.name}: compiled as transform`], errors: [] };
+      return document.text.includes('broken')
+        ? { console: [], errors: [`${document.name}: line 4: unknown action <bogus>`] }
+        : { console: [`${document.name}: compiled as transform`], errors: [] };
     },
   });
 });
 afterAll(async () => h.close());
 
-const dtlClass = ['Class Demo.Transform Extends Ens.DataTransformDTL [ DependsOn = IOP.Message ]', '{', 'XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]', '{', '<transform sourceClass="A" targetClass="B"></transform>', '}', '}'];
+const dtlClass = [
+  'Class Demo.Transform Extends Ens.DataTransformDTL [ DependsOn = IOP.Message ]',
+  '{',
+  'XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]',
+  '{',
+  '<transform sourceClass="A" targetClass="B"></transform>',
+  '}',
+  '}',
+];
 const plainClass = ['Class IOP.Utils Extends %RegisteredObject', '{', '}'];
 
 async function put(name: string, payload: unknown, namespace = 'USER') {
-  return h.app.inject({ method: 'PUT', url: `/api/atelier/v1/${namespace}/doc/${name}?ignoreConflict=1`, headers: h.auth('admin'), payload: payload as object });
+  return h.app.inject({
+    method: 'PUT',
+    url: `/api/atelier/v1/${namespace}/doc/${name}?ignoreConflict=1`,
+    headers: h.auth('admin'),
+    payload: payload as object,
+  });
 }
 
 async function compile(names: unknown, namespace = 'USER') {
@@ -65,7 +80,10 @@ describe('class-document API', () => {
   it('compile errors come back in status.errors', async () => {
     await put('Demo.Broken.cls', { enc: false, content: [...dtlClass.slice(0, 4), '<transform broken/>', '}', '}'] });
     const body = (await compile(['Demo.Broken.cls', 'Missing.cls'])).json();
-    expect(body.status.errors.map((e: { error: string }) => e.error)).toEqual(['Demo.Broken.cls: line 4: unknown action <bogus>', 'No document Missing.cls in namespace USER; upload it with PUT first']);
+    expect(body.status.errors.map((e: { error: string }) => e.error)).toEqual([
+      'Demo.Broken.cls: line 4: unknown action <bogus>',
+      'No document Missing.cls in namespace USER; upload it with PUT first',
+    ]);
     expect(body.status.summary).toBe('Demo.Broken.cls: line 4: unknown action <bogus>');
   });
 
@@ -95,8 +113,15 @@ describe('without a transform compiler', () => {
   it("a DTL class goes to the namespace's DTL, whose refusal is the compile error", async () => {
     const other = await createHarness();
     try {
-      await other.app.inject({ method: 'PUT', url: '/api/atelier/v1/USER/doc/Demo.Transform.cls', headers: other.auth('admin'), payload: { enc: false, content: dtlClass } });
-      const body = (await other.app.inject({ method: 'POST', url: '/api/atelier/v1/USER/action/compile', headers: other.auth('admin'), payload: ['Demo.Transform.cls'] })).json();
+      await other.app.inject({
+        method: 'PUT',
+        url: '/api/atelier/v1/USER/doc/Demo.Transform.cls',
+        headers: other.auth('admin'),
+        payload: { enc: false, content: dtlClass },
+      });
+      const body = (
+        await other.app.inject({ method: 'POST', url: '/api/atelier/v1/USER/action/compile', headers: other.auth('admin'), payload: ['Demo.Transform.cls'] })
+      ).json();
       // The fake engine of the harness has no DTL: its refusal comes back named after the document.
       expect(body.status.errors[0].error).toBe('Demo.Transform.cls: This fake engine has no DTL');
     } finally {

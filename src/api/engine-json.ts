@@ -10,7 +10,13 @@ import type { ProductionDefinition, ReportedStatus } from '../core/production.ts
 import { formatTimestamp } from '../core/time.ts';
 import type { ProductionSummary } from '../engine/namespace-operations.ts';
 
-const listStatus: Record<ReportedStatus, ListRecordJson['Status']> = { running: 'Running', stopped: 'Stopped', suspended: 'Suspended', troubled: 'Troubled', unknown: 'Unknown' };
+const listStatus: Record<ReportedStatus, ListRecordJson['Status']> = {
+  running: 'Running',
+  stopped: 'Stopped',
+  suspended: 'Suspended',
+  troubled: 'Troubled',
+  unknown: 'Unknown',
+};
 
 /** The list reports the status "in its own capitalisation": `Running`, `Stopped`, … */
 export function listRecord(summary: ProductionSummary): ListRecordJson {

@@ -21,9 +21,15 @@ describe('request timeout', () => {
     h.engine.status = () => slowly({ production: '', status: 'stopped' as const });
     h.engine.queues = () => slowly([]);
     try {
-      const [spec, beyond] = await Promise.all([h.app.inject({ url: '/api/iop/status', headers: h.auth('viewer') }), h.app.inject({ url: '/api/iop/queues', headers: h.auth('viewer') })]);
+      const [spec, beyond] = await Promise.all([
+        h.app.inject({ url: '/api/iop/status', headers: h.auth('viewer') }),
+        h.app.inject({ url: '/api/iop/queues', headers: h.auth('viewer') }),
+      ]);
       expect(spec.statusCode).toBe(500);
-      expect(spec.json()).toEqual({ error: 'ERROR #TIMEOUT: The server did not finish the request within 1000 ms; the operation may still complete, check its status', code: 'ERR_TIMEOUT' });
+      expect(spec.json()).toEqual({
+        error: 'ERROR #TIMEOUT: The server did not finish the request within 1000 ms; the operation may still complete, check its status',
+        code: 'ERR_TIMEOUT',
+      });
       expect(beyond.statusCode).toBe(504);
     } finally {
       Object.assign(h.engine, { status, queues });
@@ -46,9 +52,14 @@ describe('error texts', () => {
   }
 
   it('start with ERROR and the stable code, keep the code in the body and the hint in parentheses', async () => {
-    const reply = await statusFailingWith(new ConveyorError('ERR_ITEM_NOT_FOUND', "No item 'X' in production 'Y'", { hint: 'list the items with GET /export' }));
+    const reply = await statusFailingWith(
+      new ConveyorError('ERR_ITEM_NOT_FOUND', "No item 'X' in production 'Y'", { hint: 'list the items with GET /export' }),
+    );
     expect(reply.statusCode).toBe(500);
-    expect(reply.json()).toEqual({ error: "ERROR #ITEM_NOT_FOUND: No item 'X' in production 'Y' (list the items with GET /export)", code: 'ERR_ITEM_NOT_FOUND' });
+    expect(reply.json()).toEqual({
+      error: "ERROR #ITEM_NOT_FOUND: No item 'X' in production 'Y' (list the items with GET /export)",
+      code: 'ERR_ITEM_NOT_FOUND',
+    });
   });
 
   it('never name a folder of the server: a name too long for the file system', async () => {
@@ -59,7 +70,10 @@ describe('error texts', () => {
     );
     expect((failure as NodeJS.ErrnoException).code).toBe('ENAMETOOLONG');
     const reply = await statusFailingWith(failure);
-    expect(reply.json()).toEqual({ error: "ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG: name too long (mkdir)", code: 'ERR_INVALID_INPUT' });
+    expect(reply.json()).toEqual({
+      error: "ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG: name too long (mkdir)",
+      code: 'ERR_INVALID_INPUT',
+    });
     expect(reply.body).not.toContain(h.home);
   });
 
@@ -79,7 +93,7 @@ describe('error texts', () => {
 
   it('never carry a Python traceback: its frames are left out, the exception stays', async () => {
     const traceback = [
-      "Cannot start Echo (Python.EchoOperation): on_init: ValueError: bad setting",
+      'Cannot start Echo (Python.EchoOperation): on_init: ValueError: bad setting',
       'Traceback (most recent call last):',
       `  File "${join(h.home, 'packages', 'USER', 'echo', 'echo.py')}", line 12, in on_init`,
       '    raise ValueError("bad setting")',
@@ -89,7 +103,18 @@ describe('error texts', () => {
     expect(reply.json().error).toBe(
       "ERROR #COMPONENT_FAILED: Cannot start Echo (Python.EchoOperation): on_init: ValueError: bad setting (traceback left out; it is in the server's log) (fix the component and restart it)",
     );
-    const chained = ['Migration failed', 'Traceback (most recent call last):', '  File "x.py", line 1', 'KeyError: 1', '', 'During handling of the above exception, another exception occurred:', '', 'Traceback (most recent call last):', '  File "y.py", line 2', 'ValueError: 2'].join('\n');
+    const chained = [
+      'Migration failed',
+      'Traceback (most recent call last):',
+      '  File "x.py", line 1',
+      'KeyError: 1',
+      '',
+      'During handling of the above exception, another exception occurred:',
+      '',
+      'Traceback (most recent call last):',
+      '  File "y.py", line 2',
+      'ValueError: 2',
+    ].join('\n');
     expect((await statusFailingWith(new ConveyorError('ERR_MIGRATION', chained))).json().error).toBe(
       "ERROR #MIGRATION: Migration failed (traceback left out; it is in the server's log)\nKeyError: 1\nValueError: 2",
     );

@@ -116,7 +116,10 @@ export function installErrorReplies(app: FastifyInstance, limits: ErrorLimits): 
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(reply, 404, { error: `No route ${request.method} ${request.url.split('?')[0]}: see GET ${limits.apiPrefix}/openapi.json for the routes`, code: 'ERR_ROUTE_NOT_FOUND' });
+    sendError(reply, 404, {
+      error: `No route ${request.method} ${request.url.split('?')[0]}: see GET ${limits.apiPrefix}/openapi.json for the routes`,
+      code: 'ERR_ROUTE_NOT_FOUND',
+    });
   });
 }
 

@@ -67,7 +67,9 @@ function plainBytes(url: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(target.port), target.hostname);
     const chunks: Buffer[] = [];
-    socket.on('connect', () => socket.write(`GET /api/iop/version HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: ${h.auth('viewer').authorization}\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(`GET /api/iop/version HTTP/1.1\r\nHost: ${target.host}\r\nAuthorization: ${h.auth('viewer').authorization}\r\n\r\n`),
+    );
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => resolve(Buffer.concat(chunks)));
@@ -126,7 +128,7 @@ describe('listenApi with a certificate and key', () => {
     }
   });
 
-  it('refuses a key that is not the certificate\'s, and a reload that fails keeps the pair in use', async () => {
+  it("refuses a key that is not the certificate's, and a reload that fails keeps the pair in use", async () => {
     await expect(listenApi(h.app, { port: 0, tls: { cert: first.cert, key: second.key } })).rejects.toThrow(
       `The TLS key ${second.key} does not belong to the certificate ${first.cert}`,
     );

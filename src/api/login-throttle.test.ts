@@ -73,7 +73,10 @@ describe('throttled logins over HTTP', () => {
     const refused = await attempt('operator', passwords.operator, '10.2.0.1');
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('60');
-    expect(refused.json()).toEqual({ error: "ERROR #AUTH_THROTTLED: Too many failed logins for user 'operator': try again in 60 s", code: 'ERR_AUTH_THROTTLED' });
+    expect(refused.json()).toEqual({
+      error: "ERROR #AUTH_THROTTLED: Too many failed logins for user 'operator': try again in 60 s",
+      code: 'ERR_AUTH_THROTTLED',
+    });
     // The name is throttled from every address; other names from this address are not (yet).
     expect((await attempt('operator', passwords.operator, '10.2.0.2')).statusCode).toBe(429);
     expect((await attempt('viewer', passwords.viewer, '10.2.0.1')).statusCode).toBe(200);
@@ -106,7 +109,9 @@ describe('throttled logins over HTTP', () => {
   });
 
   it('does not count requests without a user name (what the IoP client sends when none is set)', async () => {
-    const empty = await Promise.all(Array.from({ length: 8 }, () => h.app.inject({ url: '/api/iop/status', remoteAddress: '10.8.0.1', headers: { authorization: 'Basic Og==' } })));
+    const empty = await Promise.all(
+      Array.from({ length: 8 }, () => h.app.inject({ url: '/api/iop/status', remoteAddress: '10.8.0.1', headers: { authorization: 'Basic Og==' } })),
+    );
     expect(empty.map((reply) => reply.statusCode)).toEqual(Array.from({ length: 8 }, () => 401));
     expect((await attempt('viewer', passwords.viewer, '10.8.0.1')).statusCode).toBe(200);
   });

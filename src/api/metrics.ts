@@ -69,7 +69,8 @@ async function renderEngine(engine: EngineOperations, lines: string[]): Promise<
       queued.push(`conveyor_queue_depth${labels({ namespace, target: depth.target })} ${depth.queued}`);
       inFlight.push(`conveyor_queue_in_flight${labels({ namespace, target: depth.target })} ${depth.delivered}`);
     }
-    if (status.production) running.push(`conveyor_production_running${labels({ namespace, production: status.production })} ${status.status === 'running' ? 1 : 0}`);
+    if (status.production)
+      running.push(`conveyor_production_running${labels({ namespace, production: status.production })} ${status.status === 'running' ? 1 : 0}`);
     for (const count of counts) {
       processed.push(`conveyor_messages_processed_total${labels({ namespace, item: count.item })} ${count.processed}`);
       failed.push(`conveyor_messages_failed_total${labels({ namespace, item: count.item })} ${count.failed}`);
@@ -93,10 +94,10 @@ export function registerMetrics(app: FastifyInstance, scope: FastifyInstance, en
     durations.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
   serve(contractScope(scope), catalog, metrics, async (_request, reply) => {
-      const lines: string[] = [];
-      await renderEngine(engine, lines);
-      durations.render(lines);
-      return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
+    const lines: string[] = [];
+    await renderEngine(engine, lines);
+    durations.render(lines);
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(`${lines.join('\n')}\n`);
   });
   return durations;
 }

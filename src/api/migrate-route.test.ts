@@ -49,7 +49,11 @@ describe('PUT /migrate', () => {
     expect(r.status).toBe(200);
     expect(r.body).toBe('');
     const folder = await realpath(join(h.home, 'packages', 'USER'));
-    expect(h.engine.lastCall('migratePackage')).toEqual({ method: 'migratePackage', namespace: 'USER', args: [{ folder, packageName: 'python', files, settingsFile: 'settings.py' }] });
+    expect(h.engine.lastCall('migratePackage')).toEqual({
+      method: 'migratePackage',
+      namespace: 'USER',
+      args: [{ folder, packageName: 'python', files, settingsFile: 'settings.py' }],
+    });
     expect(await tree(folder)).toEqual([]);
   });
 
@@ -64,7 +68,9 @@ describe('PUT /migrate', () => {
     await migrate({ namespace: 'OTHER', package: 'pkg', body: [settings] }, '?namespace=USER');
     expect(h.engine.lastCall('migratePackage')?.namespace).toBe('OTHER');
     expect(uploadOf(h.engine.lastCall('migratePackage')).folder).toBe(await realpath(join(h.home, 'packages', 'OTHER')));
-    expect((await migrate({ namespace: 'NOPE', package: 'pkg', body: [settings] })).json().error).toBe('ERROR #NAMESPACE_UNKNOWN: Namespace NOPE does not exist');
+    expect((await migrate({ namespace: 'NOPE', package: 'pkg', body: [settings] })).json().error).toBe(
+      'ERROR #NAMESPACE_UNKNOWN: Namespace NOPE does not exist',
+    );
   });
 
   it('uses a remote_folder inside an allowed root, created when missing', async () => {
@@ -102,9 +108,17 @@ describe('PUT /migrate', () => {
     });
 
     it.each([
-      ['a file that is not {name, data}', { package: 'p', body: [settings, { name: 'x.py', data: 3 }] }, /body\[1\]\.data must be a string, not a number in the body of PUT/],
+      [
+        'a file that is not {name, data}',
+        { package: 'p', body: [settings, { name: 'x.py', data: 3 }] },
+        /body\[1\]\.data must be a string, not a number in the body of PUT/,
+      ],
       ['an unknown field', { package: 'p', body: [settings], packge: 'q' }, /Unknown field packge in the body of PUT \/api\/iop\/migrate/],
-      ['an unknown field in a file', { package: 'p', body: [settings, { name: 'x.py', data: '', mode: 7 }] }, /Unknown field mode in body\[1\] in the body of PUT/],
+      [
+        'an unknown field in a file',
+        { package: 'p', body: [settings, { name: 'x.py', data: '', mode: 7 }] },
+        /Unknown field mode in body\[1\] in the body of PUT/,
+      ],
     ])('%s is a 400 naming it, and writes nothing', async (_case, payload, message) => {
       const r = await migrate(payload);
       expect(r.status).toBe(400);
@@ -127,7 +141,6 @@ describe('PUT /migrate', () => {
       expect(await tree(outside)).toEqual([]);
       await rm(join(h.home, 'escape'));
     });
-
   });
 
   it('refuses local_path from anything but the local socket, and writes nothing', async () => {

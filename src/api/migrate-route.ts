@@ -52,7 +52,9 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineOperat
  */
 async function migrateInPlace(namespace: NamespaceOperations, localPath: string, local: boolean): Promise<string[]> {
   if (!local) {
-    throw new ConveyorError('ERR_FORBIDDEN', 'local_path is accepted only over the server\'s local socket', { hint: 'Upload the package instead (package and body)' });
+    throw new ConveyorError('ERR_FORBIDDEN', "local_path is accepted only over the server's local socket", {
+      hint: 'Upload the package instead (package and body)',
+    });
   }
   if (!isAbsolute(localPath)) throw new ConveyorError('ERR_INVALID_INPUT', `local_path must be an absolute path, got ${localPath}`);
   const info = await stat(localPath).catch(() => null);

@@ -27,7 +27,10 @@ const openApiShape = {
           type: 'object',
           required: ['responses', 'operationId'],
           properties: {
-            parameters: { type: 'array', items: { type: 'object', required: ['name', 'in', 'schema'], properties: { in: { enum: ['query', 'path', 'header'] } } } },
+            parameters: {
+              type: 'array',
+              items: { type: 'object', required: ['name', 'in', 'schema'], properties: { in: { enum: ['query', 'path', 'header'] } } },
+            },
             requestBody: { type: 'object', required: ['content'] },
             responses: { type: 'object', minProperties: 1, additionalProperties: { type: 'object', required: ['description'] } },
           },
@@ -52,7 +55,8 @@ describe('GET /openapi.json', () => {
       for (const operation of Object.values(operations)) {
         expect(ids.has(operation.operationId), operation.operationId).toBe(false);
         ids.add(operation.operationId);
-        for (const response of Object.values(operation.responses)) for (const media of Object.values(response.content ?? {})) ajv.compile(withComponents(media.schema));
+        for (const response of Object.values(operation.responses))
+          for (const media of Object.values(response.content ?? {})) ajv.compile(withComponents(media.schema));
       }
     }
   });
@@ -89,7 +93,12 @@ describe('GET /openapi.json', () => {
       { op: 'put /api/iop/users/{name}', url: '/api/iop/users/frank', payload: { password: 'pw', role: 'viewer' } },
       { op: 'get /api/iop/users', url: '/api/iop/users' },
       { op: 'delete /api/iop/users/{name}', url: '/api/iop/users/frank' },
-      { op: 'put /api/atelier/v1/{namespace}/doc/{name}', url: '/api/atelier/v1/USER/doc/A.B.cls', payload: { enc: false, content: ['Class A.B {}'] }, status: 201 },
+      {
+        op: 'put /api/atelier/v1/{namespace}/doc/{name}',
+        url: '/api/atelier/v1/USER/doc/A.B.cls',
+        payload: { enc: false, content: ['Class A.B {}'] },
+        status: 201,
+      },
       { op: 'get /api/atelier/v1/{namespace}/doc/{name}', url: '/api/atelier/v1/USER/doc/A.B.cls' },
       { op: 'post /api/atelier/v1/{namespace}/action/compile', url: '/api/atelier/v1/USER/action/compile', payload: ['A.B.cls'] },
       { op: 'get /metrics', url: '/metrics' },
@@ -103,7 +112,12 @@ describe('GET /openapi.json', () => {
       const operation = document.paths[template]?.[method];
       expect(operation, call.op).toBeDefined();
       covered.add(`${method} ${template}`);
-      const response = await h.app.inject({ method: method.toUpperCase() as 'GET', url: call.url, headers: h.auth('admin'), ...(call.payload === undefined ? {} : { payload: call.payload as object }) });
+      const response = await h.app.inject({
+        method: method.toUpperCase() as 'GET',
+        url: call.url,
+        headers: h.auth('admin'),
+        ...(call.payload === undefined ? {} : { payload: call.payload as object }),
+      });
       const status = call.status ?? 200;
       expect(response.statusCode, `${call.op}: ${response.body}`).toBe(status);
       const described = operation?.responses[String(status)] ?? operation?.responses.default;

@@ -32,7 +32,10 @@ function operationId(entry: CatalogEntry): string {
 
 function parameters(contract: RouteContract): JsonSchema[] {
   const list: JsonSchema[] = [];
-  for (const [place, object] of [['path', contract.params], ['query', contract.querystring]] as const) {
+  for (const [place, object] of [
+    ['path', contract.params],
+    ['query', contract.querystring],
+  ] as const) {
     if (!object) continue;
     const required = new Set(object.required ?? []);
     for (const [name, schema] of Object.entries(object.properties)) {
@@ -55,13 +58,18 @@ function operation(entry: CatalogEntry): JsonSchema {
   const { contract } = entry;
   const responses: Record<string, unknown> = {};
   for (const [status, reply] of Object.entries(contract.replies)) {
-    responses[status] = reply.schema ? { description: reply.description, content: { [reply.contentType ?? 'application/json']: { schema: plain(reply.schema) } } } : { description: reply.description };
+    responses[status] = reply.schema
+      ? { description: reply.description, content: { [reply.contentType ?? 'application/json']: { schema: plain(reply.schema) } } }
+      : { description: reply.description };
   }
   const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
   responses['401'] ??= { ...error('Missing or wrong credentials'), headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } };
   responses['403'] ??= error(`The user's role is below ${contract.role}`);
   const checked = contract.body ?? contract.querystring ?? contract.params;
-  if (checked) responses['400'] ??= error('The request does not fit this declaration (unknown field, missing field, wrong type) or the body is not JSON; the text names each problem');
+  if (checked)
+    responses['400'] ??= error(
+      'The request does not fit this declaration (unknown field, missing field, wrong type) or the body is not JSON; the text names each problem',
+    );
   if (contract.body) responses['413'] ??= error('The body is larger than the limit');
   responses[contract.spec ? '500' : 'default'] ??= error(contract.spec ? 'Any failure: {"error": text}' : 'A failure, with the status of its error code');
   const body = requestBody(contract.body);

@@ -36,7 +36,8 @@ export interface ApiOptions {
   loginThrottle?: Partial<LoginThrottleLimits>;
 }
 
-export type ResolvedApiOptions = Required<Omit<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>> & Pick<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>;
+export type ResolvedApiOptions = Required<Omit<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>> &
+  Pick<ApiOptions, 'logger' | 'classCompiler' | 'loginThrottle'>;
 
 export const apiDefaults = {
   apiPrefix: '/api/iop',

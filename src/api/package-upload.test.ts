@@ -45,6 +45,11 @@ describe('resolveTargetFolder', () => {
 // Writing, validating and switching a package in: src/engine/migration/package-swap.test.ts.
 describe('checkFiles', () => {
   it('refuses a name that is both a file and a folder', () => {
-    expect(() => checkFiles([{ name: 'a', data: '' }, { name: 'a/b/c.py', data: '' }])).toThrow('"a" is both a file and the folder of "a/b/c.py"');
+    expect(() =>
+      checkFiles([
+        { name: 'a', data: '' },
+        { name: 'a/b/c.py', data: '' },
+      ]),
+    ).toThrow('"a" is both a file and the folder of "a/b/c.py"');
   });
 });

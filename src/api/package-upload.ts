@@ -24,7 +24,8 @@ export function checkRelativeName(name: string, what = 'file name'): void {
   const shown = JSON.stringify(name);
   if (name.length === 0) throw unsafe(`A ${what} is empty`);
   if (name.includes('\0')) throw unsafe(`The ${what} ${shown} contains a NUL character`);
-  if (name.startsWith('/') || isAbsolute(name) || /^[A-Za-z]:/.test(name)) throw unsafe(`The ${what} ${shown} is absolute; names must be relative to the package`);
+  if (name.startsWith('/') || isAbsolute(name) || /^[A-Za-z]:/.test(name))
+    throw unsafe(`The ${what} ${shown} is absolute; names must be relative to the package`);
   if (name.includes('\\')) throw unsafe(`The ${what} ${shown} contains a backslash; separate folders with /`);
   for (const segment of name.split('/')) {
     if (segment === '..') throw unsafe(`The ${what} ${shown} contains ..; names must stay inside the package`);
@@ -89,7 +90,10 @@ export async function resolveTargetFolder(remoteFolder: string | undefined, defa
     const real = await realpathOfFuture(resolve(remoteFolder));
     const roots = await Promise.all(allowedRoots.map((root) => realpathOfFuture(resolve(root))));
     if (!roots.some((root) => inside(root, real))) {
-      throw unsafe(`remote_folder ${JSON.stringify(remoteFolder)} is outside the folders this server may write to`, `Allowed: ${allowedRoots.join(', ')} (server option allowed roots)`);
+      throw unsafe(
+        `remote_folder ${JSON.stringify(remoteFolder)} is outside the folders this server may write to`,
+        `Allowed: ${allowedRoots.join(', ')} (server option allowed roots)`,
+      );
     }
     folder = real;
   }

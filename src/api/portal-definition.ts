@@ -35,7 +35,8 @@ function flag(object: Json, field: string, where: string, fallback: boolean): bo
 function count(object: Json, field: string, where: string, fallback: number, min: number): number {
   const value = object[field];
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) fail(where, `${field} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
+    fail(where, `${field} must be an integer of at least ${min}, not ${JSON.stringify(value)}`);
   return value;
 }
 

@@ -32,7 +32,12 @@ function parseSchemaText(text: string): unknown {
   }
 }
 
-export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null, schemaFiles: ServerFileAccess = noServerFileAccess): void {
+export function registerPortalDtlRoutes(
+  root: FastifyInstance,
+  engine: EngineOperations,
+  catalog: RouteCatalog | null,
+  schemaFiles: ServerFileAccess = noServerFileAccess,
+): void {
   const scope = contractScope(root);
   /** The DTL of the request's namespace. */
   const dtlOf = async (request: NamespaceCarrier): Promise<DtlOperations> => (await namespaceOf(request, engine)).dtl;
@@ -73,7 +78,8 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOpe
     const name = given(request.body.name);
     const source = given(request.body.source);
     if (!name && !source) throw new ConveyorError('ERR_INVALID_INPUT', 'Give name (a stored transform) or source (a <transform> document) to run');
-    if (!('json' in request.body) && envelope === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'json (the source message as a JSON value) or envelope (the test envelope XML) is required');
+    if (!('json' in request.body) && envelope === undefined)
+      throw new ConveyorError('ERR_INVALID_INPUT', 'json (the source message as a JSON value) or envelope (the test envelope XML) is required');
     const input = envelope === undefined ? json : parseTestEnvelope(envelope, 'test envelope');
     const classname = given(request.body.classname);
     return dtl.runTransform(source ? { source } : { name }, { json: input, ...(classname ? { classname } : {}) });
@@ -100,10 +106,15 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOpe
     const path = given(request.body.path);
     if (pkg === '') throw new ConveyorError('ERR_INVALID_INPUT', 'package is required: the package (category) of the schema');
     if (name === '') throw new ConveyorError('ERR_INVALID_INPUT', 'name is required: the name the schema is selectable under');
-    if (path === undefined && (schema === undefined || schema === null)) throw new ConveyorError('ERR_INVALID_INPUT', 'Give schema (the JSON Schema document) or path (a JSON Schema file on the server)');
+    if (path === undefined && (schema === undefined || schema === null))
+      throw new ConveyorError('ERR_INVALID_INPUT', 'Give schema (the JSON Schema document) or path (a JSON Schema file on the server)');
     // A server path only inside the folders the server opened for it (never the home's own files).
     const file = path === undefined ? undefined : await resolveReadableFile(path, schemaFiles);
-    await dtl.importSchema({ package: pkg, name, ...(file !== undefined ? { path: file } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }) });
+    await dtl.importSchema({
+      package: pkg,
+      name,
+      ...(file !== undefined ? { path: file } : { schema: typeof schema === 'string' ? parseSchemaText(schema) : schema }),
+    });
     return { imported: name, package: pkg };
   });
 
@@ -142,7 +153,12 @@ export function registerPortalDtlRoutes(root: FastifyInstance, engine: EngineOpe
   serve(scope, catalog, dtlRoutes.exportLookups, async (request) => {
     const dtl = await dtlOf(request);
     const wanted = given(request.query.table);
-    const names = wanted ? wanted.split(',').map((name) => name.trim()).filter(Boolean) : await dtl.lookupTables();
+    const names = wanted
+      ? wanted
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean)
+      : await dtl.lookupTables();
     const tables: Record<string, Record<string, string>> = {};
     for (const name of names) tables[name] = await dtl.getLookup(name);
     return { xml: serializeLookupTableXml(tables) };

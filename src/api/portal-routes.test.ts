@@ -18,9 +18,26 @@ import { UserDirectory, type Role } from './users.ts';
 
 function header(id: number, patch: Partial<MessageHeader> = {}): StoredMessage {
   return {
-    id, namespace: 'USER', sessionId: 1, parentId: id === 1 ? null : 1, correspondingId: null, kind: 'request', source: 'In', target: 'Out', responseRequired: false,
-    status: 'completed', priority: 0, description: '', error: null, attempts: 1, createdAt: 1_000 + id, updatedAt: 1_000 + id, leaseOwner: null, leaseUntil: null,
-    body: { classname: 'msg.Order', encoding: 'json', data: `{"n":${id}}` }, ...patch,
+    id,
+    namespace: 'USER',
+    sessionId: 1,
+    parentId: id === 1 ? null : 1,
+    correspondingId: null,
+    kind: 'request',
+    source: 'In',
+    target: 'Out',
+    responseRequired: false,
+    status: 'completed',
+    priority: 0,
+    description: '',
+    error: null,
+    attempts: 1,
+    createdAt: 1_000 + id,
+    updatedAt: 1_000 + id,
+    leaseOwner: null,
+    leaseUntil: null,
+    body: { classname: 'msg.Order', encoding: 'json', data: `{"n":${id}}` },
+    ...patch,
   };
 }
 
@@ -34,7 +51,10 @@ class PortalFakeEngine extends FakeEngine {
   override async searchMessages(_ns?: string, given?: MessageFilter): Promise<MessageHeader[]> {
     const filter = given ?? { limit: 50 };
     this.lastFilter = filter;
-    return this.messages.filter((m) => (filter.status ? m.status === filter.status : true)).sort((a, b) => b.id - a.id).slice(0, filter.limit);
+    return this.messages
+      .filter((m) => (filter.status ? m.status === filter.status : true))
+      .sort((a, b) => b.id - a.id)
+      .slice(0, filter.limit);
   }
   override async getMessage(_ns: string, id: number): Promise<StoredMessage> {
     const found = this.messages.find((m) => m.id === id);
@@ -52,15 +72,21 @@ class PortalFakeEngine extends FakeEngine {
   }
   async searchLog(namespace: string, query: LogQuery): Promise<LogEntry[]> {
     this.lastLogQuery = query;
-    return [...this.ns(namespace).log].reverse().filter((e) => (query.sessionId === undefined ? true : e.sessionId === query.sessionId)).slice(0, query.limit);
+    return [...this.ns(namespace).log]
+      .reverse()
+      .filter((e) => (query.sessionId === undefined ? true : e.sessionId === query.sessionId))
+      .slice(0, query.limit);
   }
   dtl: FakeDtl = {
     listTransforms: async () => [],
-    getTransform: async (_ns, name) => { throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `No transform ${name}`); },
+    getTransform: async (_ns, name) => {
+      throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `No transform ${name}`);
+    },
     transformHistory: async () => [],
     putTransform: async (_ns, name, source) => ({ name, source, version: 1, updatedAt: 0 }),
     deleteTransform: async () => undefined,
-    compileTransform: async (_ns, source): Promise<DtlDiagnostic[]> => (source.includes('<transform') ? [] : [{ document: 'T', line: 1, column: 1, severity: 'error', message: 'no <transform> root' }]),
+    compileTransform: async (_ns, source): Promise<DtlDiagnostic[]> =>
+      source.includes('<transform') ? [] : [{ document: 'T', line: 1, column: 1, severity: 'error', message: 'no <transform> root' }],
     runTransform: async (_ns, _t, input) => ({ target: input.json, targetClass: 'x', status: 'ok', errors: [], trace: [] }),
     listSchemas: async () => [],
     getSchema: async (_ns, name) => ({ name, category: 'p', schema: {} }),
@@ -131,7 +157,9 @@ describe('portal routes', () => {
   it('refuses bad filters with a message naming the field', async () => {
     const status = await app.inject({ url: '/api/iop/messages?status=lost', headers: auth('viewer') });
     expect(status.statusCode).toBe(400);
-    expect(status.json().error).toMatch(/status must be "queued", "delivered", "completed", "error" or "discarded", not "lost" in the query of GET \/api\/iop\/messages$/);
+    expect(status.json().error).toMatch(
+      /status must be "queued", "delivered", "completed", "error" or "discarded", not "lost" in the query of GET \/api\/iop\/messages$/,
+    );
     const limit = await app.inject({ url: '/api/iop/messages?limit=5000', headers: auth('viewer') });
     expect(limit.statusCode).toBe(400);
     expect(limit.json().error).toMatch(/limit must be <= 500 in the query/);
@@ -143,7 +171,11 @@ describe('portal routes', () => {
   });
 
   it('returns one message with its body, 404 for an unknown id, 400 for a bad id', async () => {
-    expect((await app.inject({ url: '/api/iop/messages/2', headers: auth('viewer') })).json()).toMatchObject({ id: 2, error: 'boom', body: { data: '{"n":2}' } });
+    expect((await app.inject({ url: '/api/iop/messages/2', headers: auth('viewer') })).json()).toMatchObject({
+      id: 2,
+      error: 'boom',
+      body: { data: '{"n":2}' },
+    });
     const missing = await app.inject({ url: '/api/iop/messages/99', headers: auth('viewer') });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ error: 'ERROR #MESSAGE_NOT_FOUND: No message 99', code: 'ERR_MESSAGE_NOT_FOUND' });
@@ -173,8 +205,32 @@ describe('portal routes', () => {
     const body = (await app.inject({ url: '/api/iop/items', headers: auth('viewer') })).json();
     expect(body.running).toBe(false);
     expect(body.items).toEqual([
-      { name: 'Python.FileOperation', classname: 'Python.FileOperation', kind: 'operation', enabled: true, state: 'stopped', jobs: 0, error: null, queued: 3, delivered: 1, oldest: 5, targets: [] },
-      { name: 'Python.Router', classname: 'Python.Router', kind: 'process', enabled: false, state: 'disabled', jobs: 0, error: null, queued: 0, delivered: 0, oldest: null, targets: ['Python.FileOperation'] },
+      {
+        name: 'Python.FileOperation',
+        classname: 'Python.FileOperation',
+        kind: 'operation',
+        enabled: true,
+        state: 'stopped',
+        jobs: 0,
+        error: null,
+        queued: 3,
+        delivered: 1,
+        oldest: 5,
+        targets: [],
+      },
+      {
+        name: 'Python.Router',
+        classname: 'Python.Router',
+        kind: 'process',
+        enabled: false,
+        state: 'disabled',
+        jobs: 0,
+        error: null,
+        queued: 0,
+        delivered: 0,
+        oldest: null,
+        targets: ['Python.FileOperation'],
+      },
     ]);
   });
 
@@ -190,7 +246,12 @@ describe('portal routes', () => {
     const bad = await app.inject({ method: 'PUT', url: '/api/iop/definition', headers: auth('admin'), payload: { definition: read } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('ERROR #INVALID_INPUT: item Python.Router: pool_size must be an integer of at least 0, not -1');
-    const empty = await app.inject({ method: 'PUT', url: '/api/iop/definition', headers: auth('admin'), payload: { definition: { ...read, items: undefined } } });
+    const empty = await app.inject({
+      method: 'PUT',
+      url: '/api/iop/definition',
+      headers: auth('admin'),
+      payload: { definition: { ...read, items: undefined } },
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error).toMatch(/definition\.items is required in the body of PUT \/api\/iop\/definition$/);
     expect((await engine.getDefinition('USER', 'Demo.Production')).items).toHaveLength(2);
@@ -198,7 +259,12 @@ describe('portal routes', () => {
 
   it('runs a test call and answers its session and duration', async () => {
     await engine.start('USER', 'Demo.Production');
-    const reply = await app.inject({ method: 'POST', url: '/api/iop/test-run', headers: auth('operator'), payload: { target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 } } });
+    const reply = await app.inject({
+      method: 'POST',
+      url: '/api/iop/test-run',
+      headers: auth('operator'),
+      payload: { target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 } },
+    });
     expect(reply.json()).toEqual({ classname: 'msg.Reply', body: '{"ok":true}', truncated: false, session_id: 1, duration_ms: 1 });
     expect(engine.lastCall('test')?.args[0]).toEqual({ target: 'Python.FileOperation', classname: 'msg.Ping', body: { a: 1 }, restart: false });
     const missing = await app.inject({ method: 'POST', url: '/api/iop/test-run', headers: auth('operator'), payload: {} });
@@ -210,7 +276,9 @@ describe('portal routes', () => {
     engine.addLog('USER', 5);
     const entries = (await app.inject({ url: '/api/iop/log/search?limit=2', headers: auth('viewer') })).json() as Array<{ id: number; time_logged: string }>;
     expect(entries.map((e) => e.id)).toEqual([5, 4]);
-    expect((await app.inject({ url: '/api/iop/log/search?type=Loud', headers: auth('viewer') })).json().error).toMatch(/type must be "Assert", "Error", .* or "Unknown", not "Loud"/);
+    expect((await app.inject({ url: '/api/iop/log/search?type=Loud', headers: auth('viewer') })).json().error).toMatch(
+      /type must be "Assert", "Error", .* or "Unknown", not "Loud"/,
+    );
   });
 
   it('stores, lists and validates lookup tables; compiles and runs transforms', async () => {

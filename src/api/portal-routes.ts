@@ -26,7 +26,8 @@ export function parseTime(name: string, text: string | undefined): number | unde
   if (/^\d+$/.test(text)) return Number(text);
   const normalized = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(text) ? `${text.replace(' ', 'T')}Z` : text;
   const value = Date.parse(normalized);
-  if (Number.isNaN(value)) throw new ConveyorError('ERR_INVALID_INPUT', `${name} must be a time (YYYY-MM-DD HH:MM:SS in UTC, ISO 8601 or epoch ms), not ${JSON.stringify(text)}`);
+  if (Number.isNaN(value))
+    throw new ConveyorError('ERR_INVALID_INPUT', `${name} must be a time (YYYY-MM-DD HH:MM:SS in UTC, ISO 8601 or epoch ms), not ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -58,7 +59,12 @@ function guessKind(classname: string): string {
   return 'component';
 }
 
-export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperations, catalog: RouteCatalog | null, schemaFiles: ServerFileAccess = noServerFileAccess): void {
+export function registerPortalRoutes(
+  root: FastifyInstance,
+  engine: EngineOperations,
+  catalog: RouteCatalog | null,
+  schemaFiles: ServerFileAccess = noServerFileAccess,
+): void {
   const scope = contractScope(root);
 
   serve(scope, catalog, portal.whoami, async (request) => ({
@@ -112,7 +118,13 @@ export function registerPortalRoutes(root: FastifyInstance, engine: EngineOperat
   serve(scope, catalog, portal.items, async (request) => {
     const namespace = await namespaceOf(request, engine);
     const definition = await namespace.getDefinition(given(request.query.production));
-    const [status, states, depths, edges, bindings] = await Promise.all([namespace.status(), namespace.items(), namespace.queues(), namespace.connections(), namespace.classes()]);
+    const [status, states, depths, edges, bindings] = await Promise.all([
+      namespace.status(),
+      namespace.items(),
+      namespace.queues(),
+      namespace.connections(),
+      namespace.classes(),
+    ]);
     const running = status.status === 'running' && status.production === definition.name;
     const stateOf = new Map(states.map((state) => [state.name, state]));
     const depthOf = new Map(depths.map((depth) => [depth.target, depth]));

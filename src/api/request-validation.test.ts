@@ -14,7 +14,11 @@ const save = route({
   tag: 'Test',
   summary: 'Saves',
   querystring: namespaceQuery({ count: Type.Optional(Type.Integer({ minimum: 0 })) }),
-  body: namespaceBody({ name: Type.Optional(Type.String()), mode: Type.Optional(Type.Union([Type.Literal('fast'), Type.Literal('safe')])), items: Type.Optional(Type.Array(closed({ id: Type.Integer() }))) }),
+  body: namespaceBody({
+    name: Type.Optional(Type.String()),
+    mode: Type.Optional(Type.Union([Type.Literal('fast'), Type.Literal('safe')])),
+    items: Type.Optional(Type.Array(closed({ id: Type.Integer() }))),
+  }),
   replies: ok('Saved', closed({ name: Type.String(), count: Type.Integer() })),
 });
 
@@ -27,27 +31,37 @@ beforeAll(async () => {
   app = Fastify();
   installJsonParser(app);
   installErrorReplies(app, { bodyLimit: 1 << 20, apiPrefix: '/api' });
-  await app.register(async (root) => {
-    const scope = contractScope(root);
-    serve(scope, null, save, async (request) => {
-      seen.push(request.body);
-      // A field the declaration does not list is dropped from the reply.
-      return Object.assign({ name: request.body.name ?? '', count: request.query.count ?? 0 }, { secret: 'x' });
-    });
-    serve(scope, null, required, async (request) => ({ name: request.body.name, count: 0 }));
-  }, { prefix: '/api' });
+  await app.register(
+    async (root) => {
+      const scope = contractScope(root);
+      serve(scope, null, save, async (request) => {
+        seen.push(request.body);
+        // A field the declaration does not list is dropped from the reply.
+        return Object.assign({ name: request.body.name ?? '', count: request.query.count ?? 0 }, { secret: 'x' });
+      });
+      serve(scope, null, required, async (request) => ({ name: request.body.name, count: 0 }));
+    },
+    { prefix: '/api' },
+  );
   await app.ready();
 });
 afterAll(async () => app.close());
 
 async function post(url: string, payload?: unknown) {
-  const reply = await app.inject({ method: 'POST', url, ...(payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } }) });
+  const reply = await app.inject({
+    method: 'POST',
+    url,
+    ...(payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } }),
+  });
   return { status: reply.statusCode, json: reply.json() as Record<string, unknown> };
 }
 
 describe('request validation', () => {
   it('accepts the declared shape, converts query numbers and serializes only declared reply fields', async () => {
-    expect(await post('/api/save?count=3', { name: 'a', mode: 'safe', items: [{ id: 1 }], namespace: 'USER' })).toEqual({ status: 200, json: { name: 'a', count: 3 } });
+    expect(await post('/api/save?count=3', { name: 'a', mode: 'safe', items: [{ id: 1 }], namespace: 'USER' })).toEqual({
+      status: 200,
+      json: { name: 'a', count: 3 },
+    });
   });
 
   it('reads an omitted body as {} when every field is optional, and refuses a JSON null', async () => {
@@ -65,7 +79,9 @@ describe('request validation', () => {
   it('names every unknown field with the accepted ones, also inside arrays', async () => {
     const reply = await post('/api/save', { nmae: 'a', mdoe: 'fast', items: [{ id: 1, extra: true }] });
     expect(reply.status).toBe(400);
-    expect(reply.json.error).toMatch(/Unknown fields nmae, mdoe in the body of POST \/api\/save \(accepted: name, mode, items, namespace\); Unknown field extra in items\[0\] in the body of POST \/api\/save \(accepted: id\)$/);
+    expect(reply.json.error).toMatch(
+      /Unknown fields nmae, mdoe in the body of POST \/api\/save \(accepted: name, mode, items, namespace\); Unknown field extra in items\[0\] in the body of POST \/api\/save \(accepted: id\)$/,
+    );
   });
 
   it('names wrong types, a value outside a set and a missing field', async () => {

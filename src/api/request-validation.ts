@@ -166,7 +166,8 @@ export const requestValidator: FastifySchemaCompiler<FastifySchema> = ({ schema,
       fits = check(data);
     } catch (error) {
       // A value nested thousands deep overflows the checker's recursion: refuse it, it is no declared shape.
-      if (error instanceof RangeError) return { error: new RequestShapeError(`The ${partNames[part]} of ${route} is nested too deeply to be any of the declared fields`) };
+      if (error instanceof RangeError)
+        return { error: new RequestShapeError(`The ${partNames[part]} of ${route} is nested too deeply to be any of the declared fields`) };
       throw error;
     }
     if (fits) return { value: data };

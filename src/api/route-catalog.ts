@@ -6,7 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ContextConfigDefault, FastifyBaseLogger, FastifyInstance, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteHandlerMethod } from 'fastify';
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+} from 'fastify';
 import type { RouteContract } from '../core/contract/route.ts';
 import { RequestShapeError, requestValidator } from './request-validation.ts';
 import type { Role } from './users.ts';
@@ -55,7 +63,11 @@ export function contractScope(scope: FastifyInstance): ContractScope {
 }
 
 type JsonReplies<C extends RouteContract> = {
-  [Status in keyof C['replies']]: C['replies'][Status] extends { schema: infer S } ? (C['replies'][Status] extends { contentType: string } ? undefined : S) : undefined;
+  [Status in keyof C['replies']]: C['replies'][Status] extends { schema: infer S }
+    ? C['replies'][Status] extends { contentType: string }
+      ? undefined
+      : S
+    : undefined;
 };
 
 /** The Fastify schema a declaration stands for: what the type provider reads to type the handler. */
@@ -87,7 +99,10 @@ function responseSchemas(contract: RouteContract): Record<number, unknown> {
 }
 
 async function refuseNullBody(request: FastifyRequest): Promise<void> {
-  if (request.body === null) throw new RequestShapeError(`The body of ${request.method} ${request.routeOptions.url ?? request.url} is null; send the declared JSON, or no body where it may be omitted`);
+  if (request.body === null)
+    throw new RequestShapeError(
+      `The body of ${request.method} ${request.routeOptions.url ?? request.url} is null; send the declared JSON, or no body where it may be omitted`,
+    );
 }
 
 export function serve<C extends RouteContract>(scope: ContractScope, catalog: RouteCatalog | null, contract: C, handler: ContractHandler<C>): void {

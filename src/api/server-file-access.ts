@@ -47,7 +47,10 @@ export async function resolveReadableFile(path: string, access: ServerFileAccess
   try {
     real = await realpath(given);
   } catch (error) {
-    throw new ConveyorError('ERR_INVALID_INPUT', `Cannot read the schema file ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new ConveyorError(
+      'ERR_INVALID_INPUT',
+      `Cannot read the schema file ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
   }
   const resolved: ServerFileAccess = {
     roots: await Promise.all(lexical.roots.map(realpathOfFuture)),

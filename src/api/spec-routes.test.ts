@@ -19,7 +19,12 @@ beforeEach(() => {
 });
 
 async function call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, role: 'viewer' | 'operator' | 'admin' = 'admin') {
-  const response = await h.app.inject({ method, url: `${prefix}${url}`, headers: h.auth(role), ...(payload === undefined ? {} : { payload: payload as object }) });
+  const response = await h.app.inject({
+    method,
+    url: `${prefix}${url}`,
+    headers: h.auth(role),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
   return { status: response.statusCode, type: response.headers['content-type'], json: () => response.json(), text: response.body };
 }
 
@@ -147,8 +152,28 @@ describe('spec routes', () => {
       log_trace_events: false,
       actor_pool_size: 2,
       items: [
-        { name: 'Python.FileOperation', classname: 'Python.FileOperation', pool_size: 1, enabled: true, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [{ target: 'Host', name: 'path', value: '/tmp' }] },
-        { name: 'Python.Router', classname: 'Python.Router', pool_size: 1, enabled: false, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [] },
+        {
+          name: 'Python.FileOperation',
+          classname: 'Python.FileOperation',
+          pool_size: 1,
+          enabled: true,
+          foreground: false,
+          comment: '',
+          log_trace_events: false,
+          schedule: '',
+          settings: [{ target: 'Host', name: 'path', value: '/tmp' }],
+        },
+        {
+          name: 'Python.Router',
+          classname: 'Python.Router',
+          pool_size: 1,
+          enabled: false,
+          foreground: false,
+          comment: '',
+          log_trace_events: false,
+          schedule: '',
+          settings: [],
+        },
       ],
     });
   });
@@ -197,7 +222,11 @@ describe('spec routes', () => {
         [{ target: 'Python.FileOperation', restart: 'yes' }, 400, /restart must be a boolean or null, not a string/],
         [{ target: 'Python.FileOperation', body: [1] }, 400, /body must be a string, an object or null, not an array/],
         [{ target: 'Python.FileOperation', classname: 3 }, 400, /classname must be a string or null, not a number/],
-        [{ target: 'Python.FileOperation', tagret: 'x' }, 400, /Unknown field tagret in the body of POST \/api\/iop\/test \(accepted: target, classname, body, restart, timeout, namespace\)/],
+        [
+          { target: 'Python.FileOperation', tagret: 'x' },
+          400,
+          /Unknown field tagret in the body of POST \/api\/iop\/test \(accepted: target, classname, body, restart, timeout, namespace\)/,
+        ],
         [{ target: '' }, 500, /target is required/],
         [{ target: 'Nope' }, 500, /No item Nope/],
       ];
@@ -231,7 +260,10 @@ describe('request validation', () => {
     const r = await call('POST', '/start', { prodution: 'X' });
     expect(r.status).toBe(400);
     expect(r.type).toMatch(/^application\/json/);
-    expect(r.json()).toEqual({ error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)', code: 'ERR_INVALID_INPUT' });
+    expect(r.json()).toEqual({
+      error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)',
+      code: 'ERR_INVALID_INPUT',
+    });
     expect(h.engine.lastCall('start')).toBeUndefined();
     expect((await call('GET', '/status')).json()).toEqual({ production: '', status: 'stopped' });
   });
@@ -280,7 +312,10 @@ describe('namespace rules', () => {
   });
 
   it('an unknown namespace is a 500 naming it, on GET and POST', async () => {
-    for (const [method, url, payload] of [['GET', '/status?namespace=NOPE', undefined], ['POST', '/start', { namespace: 'NOPE' }]] as const) {
+    for (const [method, url, payload] of [
+      ['GET', '/status?namespace=NOPE', undefined],
+      ['POST', '/start', { namespace: 'NOPE' }],
+    ] as const) {
       const r = await call(method, url, payload);
       expect(r.status).toBe(500);
       expect(r.json()).toEqual({ error: 'ERROR #NAMESPACE_UNKNOWN: Namespace NOPE does not exist', code: 'ERR_NAMESPACE_UNKNOWN' });

@@ -30,7 +30,9 @@ async function readPem(path: string, what: string): Promise<Buffer> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : errorText(error);
-    throw new ConveyorError('ERR_CONFIG', `Cannot read the TLS ${what} ${path}: ${why}`, { hint: 'check tlsCert / tlsKey (CONVEYOR_TLS_CERT / CONVEYOR_TLS_KEY, --tls-cert / --tls-key)' });
+    throw new ConveyorError('ERR_CONFIG', `Cannot read the TLS ${what} ${path}: ${why}`, {
+      hint: 'check tlsCert / tlsKey (CONVEYOR_TLS_CERT / CONVEYOR_TLS_KEY, --tls-cert / --tls-key)',
+    });
   }
 }
 

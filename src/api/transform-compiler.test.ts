@@ -34,12 +34,16 @@ describe('transformCompiler', () => {
   });
 
   it('turns positioned DTL errors into compile errors, ignoring warnings', async () => {
-    const compile = transformCompiler(failingWith(new ConveyorError('ERR_DTL', 'The transform has errors', {
-      details: [
-        { line: 12, column: 5, severity: 'error', message: 'unknown action <bogus>' },
-        { line: 3, column: 1, severity: 'warning', message: 'unused' },
-      ],
-    })));
+    const compile = transformCompiler(
+      failingWith(
+        new ConveyorError('ERR_DTL', 'The transform has errors', {
+          details: [
+            { line: 12, column: 5, severity: 'error', message: 'unknown action <bogus>' },
+            { line: 3, column: 1, severity: 'warning', message: 'unused' },
+          ],
+        }),
+      ),
+    );
     expect(await compile(document)).toEqual({ console: [], errors: ['Demo.Map.cls line 12:5: unknown action <bogus>'] });
   });
 

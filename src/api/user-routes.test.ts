@@ -19,10 +19,18 @@ describe('user routes', () => {
   });
 
   it('creates a user that can then sign in, and removes it', async () => {
-    const created = await h.app.inject({ method: 'PUT', url: '/api/iop/users/dana', headers: h.auth('admin'), payload: { password: 'pw-dana', role: 'operator' } });
+    const created = await h.app.inject({
+      method: 'PUT',
+      url: '/api/iop/users/dana',
+      headers: h.auth('admin'),
+      payload: { password: 'pw-dana', role: 'operator' },
+    });
     expect(created.json()).toEqual({ name: 'dana', role: 'operator' });
     expect((await h.app.inject({ url: '/api/iop/status', headers: { authorization: basic('dana', 'pw-dana') } })).statusCode).toBe(200);
-    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/dana', headers: h.auth('admin') })).json()).toEqual({ status: 'removed', name: 'dana' });
+    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/dana', headers: h.auth('admin') })).json()).toEqual({
+      status: 'removed',
+      name: 'dana',
+    });
     expect((await h.app.inject({ url: '/api/iop/status', headers: { authorization: basic('dana', 'pw-dana') } })).statusCode).toBe(401);
   });
 
@@ -43,7 +51,9 @@ describe('user routes', () => {
   it('answers 30 user changes sent at the same time with success, and keeps them all', async () => {
     const names = Array.from({ length: 30 }, (_, i) => `parallel${i}`);
     const replies = await Promise.all(
-      names.map((name) => h.app.inject({ method: 'PUT', url: `/api/iop/users/${name}`, headers: h.auth('admin'), payload: { password: `pw-${name}`, role: 'viewer' } })),
+      names.map((name) =>
+        h.app.inject({ method: 'PUT', url: `/api/iop/users/${name}`, headers: h.auth('admin'), payload: { password: `pw-${name}`, role: 'viewer' } }),
+      ),
     );
     expect(replies.map((reply) => reply.statusCode)).toEqual(names.map(() => 200));
     const saved = JSON.parse(await readFile(h.users.file, 'utf8')).users.map((user: { name: string }) => user.name);

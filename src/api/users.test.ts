@@ -18,7 +18,10 @@ describe('UserDirectory', () => {
     const text = await readFile(users.file, 'utf8');
     expect(text).not.toContain('s3cret');
     const saved = JSON.parse(text).users;
-    expect(saved.map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([['alice', 'operator'], ['bob', 'viewer']]);
+    expect(saved.map((u: { name: string; role: string }) => [u.name, u.role])).toEqual([
+      ['alice', 'operator'],
+      ['bob', 'viewer'],
+    ]);
     expect(saved[0].salt).not.toBe(saved[1].salt);
     expect(saved[0].hash).not.toBe(saved[1].hash);
     expect((await stat(users.file)).mode & 0o777).toBe(0o600);
@@ -52,7 +55,12 @@ describe('UserDirectory', () => {
     const expected = ['admin', ...names.slice(10), 'v1', 'v2', 'v3'].sort();
     const saved = JSON.parse(await readFile(users.file, 'utf8')).users.map((user: { name: string }) => user.name);
     expect(saved.sort()).toEqual(expected);
-    expect((await UserDirectory.open(users.file)).list().map((user) => user.name).sort()).toEqual(expected);
+    expect(
+      (await UserDirectory.open(users.file))
+        .list()
+        .map((user) => user.name)
+        .sort(),
+    ).toEqual(expected);
     expect(await users.verify('u29', 'pw-u29')).toEqual({ name: 'u29', role: 'viewer' });
     expect(await readdir(dir)).toEqual(['users.json']);
   });

@@ -55,7 +55,13 @@ export async function hashPassword(name: string, password: string, role: Role, c
 }
 
 /** A record no password matches: verifying unknown users against it keeps their timing alike. */
-const decoy: UserRecord = { name: '', role: 'viewer', salt: randomBytes(16).toString('base64'), hash: randomBytes(keyLength).toString('base64'), cost: defaultCost };
+const decoy: UserRecord = {
+  name: '',
+  role: 'viewer',
+  salt: randomBytes(16).toString('base64'),
+  hash: randomBytes(keyLength).toString('base64'),
+  cost: defaultCost,
+};
 
 function validName(name: string): boolean {
   // `.` and `..` fit the characters but are path segments: GET /users/.. must not name a user.

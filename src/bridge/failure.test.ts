@@ -55,7 +55,9 @@ describe('a real worker raising', () => {
       userFrame: { file: `${componentsDir}/bo.py`, line: 71, function: 'on_message' },
       step: 'on_message',
     });
-    expect(crossed.traceback).toMatch(/^Traceback \(most recent call last\):\n[\s\S]*bo\.py", line 71, in on_message\n[\s\S]*ValueError: this request is not welcome\n$/);
+    expect(crossed.traceback).toMatch(
+      /^Traceback \(most recent call last\):\n[\s\S]*bo\.py", line 71, in on_message\n[\s\S]*ValueError: this request is not welcome\n$/,
+    );
   });
 
   it('names the user frame of an on_init failure in the start error', async () => {
@@ -63,6 +65,8 @@ describe('a real worker raising', () => {
     const error = await instance.init(new TestContext('Bad', 'operation')).catch((e: unknown) => e);
     expect(isPythonError(error)).toBe(true);
     expect((error as PythonError).failure).toMatchObject({ type: 'RuntimeError', step: 'on_init', userFrame: { line: 76, function: 'on_init' } });
-    expect((error as Error).message).toMatch(/^Cannot start Bad \(bo\.FailingInitOperation\): on_init raised: RuntimeError: cannot reach the database \(at bo\.py:76 in on_init\)\nTraceback/);
+    expect((error as Error).message).toMatch(
+      /^Cannot start Bad \(bo\.FailingInitOperation\): on_init raised: RuntimeError: cannot reach the database \(at bo\.py:76 in on_init\)\nTraceback/,
+    );
   });
 });

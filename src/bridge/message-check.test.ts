@@ -11,7 +11,8 @@ import { componentsDir, json } from '../../test/fixtures/python/harness.ts';
 import { defaultInterpreter } from './index.ts';
 import { messageDecodeFailure, serializationErrorType } from './message-check.ts';
 
-const check = (body: ReturnType<typeof json>, classpaths = [componentsDir], timeoutMs = 30_000) => messageDecodeFailure(body, classpaths, defaultInterpreter(), timeoutMs);
+const check = (body: ReturnType<typeof json>, classpaths = [componentsDir], timeoutMs = 30_000) =>
+  messageDecodeFailure(body, classpaths, defaultInterpreter(), timeoutMs);
 
 describe('messageDecodeFailure', () => {
   it('answers null for a body its class accepts', async () => {
@@ -28,7 +29,7 @@ describe('messageDecodeFailure', () => {
     const folder = mkdtempSync(join(tmpdir(), 'conveyor-check-'));
     writeFileSync(
       join(folder, 'strict.py'),
-      "from dataclasses import dataclass\nfrom iop import Message\nprint('{\"t\": \"result\"}')\n\n@dataclass\nclass Needy(Message):\n    must: int\n",
+      'from dataclasses import dataclass\nfrom iop import Message\nprint(\'{"t": "result"}\')\n\n@dataclass\nclass Needy(Message):\n    must: int\n',
     );
     const failure = await check(json('strict.Needy', {}), [folder]);
     expect(failure).toMatchObject({ type: serializationErrorType, message: 'strict.Needy is missing the required field(s) must' });

@@ -18,7 +18,9 @@ export const serializationErrorType = 'SerializationError';
  * cannot run.
  */
 export async function messageDecodeFailure(body: MessageBody, classpaths: string[], interpreter: string, timeoutMs: number): Promise<PythonFailure | null> {
-  return decodeFailureOf(await runInFreshWorker({ interpreter, onOutput: () => undefined }, checkFrame(body, classpaths), `check the message class ${body.classname}`, timeoutMs));
+  return decodeFailureOf(
+    await runInFreshWorker({ interpreter, onOutput: () => undefined }, checkFrame(body, classpaths), `check the message class ${body.classname}`, timeoutMs),
+  );
 }
 
 /**

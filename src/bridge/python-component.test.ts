@@ -61,7 +61,10 @@ describe('python component: messages and dispatch', () => {
 
   it('lets a component call another item synchronously', async () => {
     const echo = await start('EchoOperation', new TestContext('Echo', 'operation'));
-    const forwarding = await start('ForwardingOperation', new TestContext('Forward', 'operation', undefined, { Echo: (body, call) => echo.onMessage(body, call) }));
+    const forwarding = await start(
+      'ForwardingOperation',
+      new TestContext('Forward', 'operation', undefined, { Echo: (body, call) => echo.onMessage(body, call) }),
+    );
     const call = new TestCall({ Echo: (body, inner) => echo.onMessage(body, inner) });
     const reply = await forwarding.onMessage(json('message.SimpleMessage', { integer: 41, string: 'x' }), call);
     expect(JSON.parse(reply!.data)).toEqual({ integer: 42, string: 'handled' });
@@ -127,7 +130,11 @@ describe('python component: output and logging', () => {
     expect(out).toMatchObject({ type: 'Info', sourceClass: 'NoisyOperation', sourceMethod: 'stdout' });
     const err = await context.waitForLog((l) => l.text === 'trouble on stderr');
     expect(err).toMatchObject({ type: 'Warning', sourceMethod: 'stderr' });
-    expect(await context.waitForLog((l) => l.text === 'through the logger')).toMatchObject({ type: 'Warning', sourceClass: 'NoisyOperation', sourceMethod: 'on_message' });
+    expect(await context.waitForLog((l) => l.text === 'through the logger')).toMatchObject({
+      type: 'Warning',
+      sourceClass: 'NoisyOperation',
+      sourceMethod: 'on_message',
+    });
     expect(await context.waitForLog((l) => l.text === 'a trace')).toMatchObject({ type: 'Trace' });
     expect(await context.waitForLog((l) => l.text === 'an alert')).toMatchObject({ type: 'Alert' });
     expect(await context.waitForLog((l) => l.text === 'an error')).toMatchObject({ type: 'Error', sourceMethod: 'on_message' });
@@ -145,7 +152,9 @@ describe('python component: failures', () => {
     const op = await start('FailingOperation', context);
     const failure = await op.onMessage(stringRequest('x'), new TestCall({})).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_COMPONENT_FAILED')).toBe(true);
-    expect((failure as Error).message).toBe('Exception in Python class: bo.FailingOperation - ValueError - this request is not welcome (at bo.py:71 in on_message)');
+    expect((failure as Error).message).toBe(
+      'Exception in Python class: bo.FailingOperation - ValueError - this request is not welcome (at bo.py:71 in on_message)',
+    );
     const logged = context.logs.find((l) => l.type === 'Error');
     expect(logged?.text).toContain('Traceback');
     expect(logged?.sourceMethod).toBe('on_message');
@@ -169,14 +178,16 @@ describe('python component: failures', () => {
     expect((failure as Error).message).toBe('Echo (bo.EchoOperation) was stopped while its worker was starting');
     const pid = (instance as unknown as { pid: number | null }).pid;
     expect(pid).not.toBeNull();
-    await expect.poll(() => {
-      try {
-        process.kill(pid!, 0);
-        return 'alive';
-      } catch {
-        return 'gone';
-      }
-    }).toBe('gone');
+    await expect
+      .poll(() => {
+        try {
+          process.kill(pid!, 0);
+          return 'alive';
+        } catch {
+          return 'gone';
+        }
+      })
+      .toBe('gone');
   });
 
   it('rejects init with the traceback when on_init raises', async () => {
@@ -192,7 +203,12 @@ describe('python component: failures', () => {
   });
 
   it('rejects an unknown interpreter with ERR_BRIDGE and a hint', async () => {
-    const instance = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [componentsDir], interpreter: '/nonexistent/python3' }).create();
+    const instance = pythonComponentFactory({
+      module: 'bo',
+      className: 'EchoOperation',
+      classpaths: [componentsDir],
+      interpreter: '/nonexistent/python3',
+    }).create();
     const failure = await instance.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
     expect((failure as Error).message).toContain("Cannot start the Python interpreter '/nonexistent/python3'");
@@ -201,7 +217,8 @@ describe('python component: failures', () => {
   it('rejects a worker that speaks another protocol version, or ends before its handshake', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'conveyor-interp-'));
     const impostor = join(dir, 'python-impostor');
-    const hello = "import json,os,struct,time; p=json.dumps({'t':'hello','protocol':99,'pid':0,'python':'x'}).encode(); os.write(4, struct.pack('>I', len(p)) + p); time.sleep(30)";
+    const hello =
+      "import json,os,struct,time; p=json.dumps({'t':'hello','protocol':99,'pid':0,'python':'x'}).encode(); os.write(4, struct.pack('>I', len(p)) + p); time.sleep(30)";
     writeFileSync(impostor, `#!/bin/sh\nexec python3 -c "${hello}"\n`, { mode: 0o755 });
     const mismatch = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: impostor }).create();
     const failure = await mismatch.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);

@@ -88,7 +88,11 @@ export class PythonComponent implements ComponentInstance {
       worker.kill();
       const failure = answer.failure;
       const step = failure.step === 'import' ? 'importing it failed' : `${failure.step} raised`;
-      throw new PythonError('ERR_COMPONENT_FAILED', `Cannot start ${context.configName} (${this.label()}): ${step}: ${describeFailure(failure)}\n${failure.traceback}`, failure);
+      throw new PythonError(
+        'ERR_COMPONENT_FAILED',
+        `Cannot start ${context.configName} (${this.label()}): ${step}: ${describeFailure(failure)}\n${failure.traceback}`,
+        failure,
+      );
     }
   }
 
@@ -101,7 +105,13 @@ export class PythonComponent implements ComponentInstance {
   }
 
   onResponse(request: MessageBody, response: Reply, asyncResponse: AsyncResponse, call: CallContext): Promise<Reply> {
-    const args = { request, response, callRequest: asyncResponse.callRequest, callResponse: asyncResponse.callResponse, completionKey: asyncResponse.completionKey };
+    const args = {
+      request,
+      response,
+      callRequest: asyncResponse.callRequest,
+      callResponse: asyncResponse.callResponse,
+      completionKey: asyncResponse.completionKey,
+    };
     return this.invoke({ hook: 'response', args }, call);
   }
 
@@ -115,7 +125,10 @@ export class PythonComponent implements ComponentInstance {
     if (!worker) return;
     const answer = await worker.stop(graceMs);
     if (answer?.t === 'failure') {
-      this.context?.log('Warning', `on_tear_down raised ${describeFailure(answer.failure)}\n${answer.failure.traceback}`, { sourceClass: this.spec.className, sourceMethod: 'on_tear_down' });
+      this.context?.log('Warning', `on_tear_down raised ${describeFailure(answer.failure)}\n${answer.failure.traceback}`, {
+        sourceClass: this.spec.className,
+        sourceMethod: 'on_tear_down',
+      });
     }
   }
 

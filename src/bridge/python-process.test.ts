@@ -5,7 +5,12 @@ import { pythonComponentFactory } from './index.ts';
 
 const started: ComponentInstance[] = [];
 
-async function start(module: string, className: string, configName: string, routes: Record<string, Route> = {}): Promise<{ instance: ComponentInstance; context: TestContext }> {
+async function start(
+  module: string,
+  className: string,
+  configName: string,
+  routes: Record<string, Route> = {},
+): Promise<{ instance: ComponentInstance; context: TestContext }> {
   const instance = pythonComponentFactory({ module, className, classpaths: [componentsDir] }).create();
   started.push(instance);
   const context = new TestContext(configName, module === 'bp' ? 'process' : 'operation', undefined, routes);

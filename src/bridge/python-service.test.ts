@@ -34,15 +34,25 @@ describe('python business services and adapters', () => {
   it('hosts a Python inbound adapter: a poll runs on_task, which feeds the service through business_host.ProcessInput', async () => {
     const routes = await echoRoutes();
     const context = new TestContext('Lines', 'service', { host: {}, adapter: { lines: 'alpha,beta' } }, routes);
-    const service = await start({ module: 'bs', className: 'AdapterDrivenService', adapter: { module: 'adapter', className: 'LineAdapter', classpaths: [componentsDir] } }, context);
+    const service = await start(
+      { module: 'bs', className: 'AdapterDrivenService', adapter: { module: 'adapter', className: 'LineAdapter', classpaths: [componentsDir] } },
+      context,
+    );
     const calls = [new TestCall(routes), new TestCall(routes), new TestCall(routes)];
     for (const call of calls) expect(await service.onProcessInput(null, call)).toBeNull();
-    expect(calls.map((c) => c.asyncSent.map((s) => JSON.parse(s.body.data)))).toEqual([[{ integer: 5, string: 'alpha' }], [{ integer: 4, string: 'beta' }], []]);
+    expect(calls.map((c) => c.asyncSent.map((s) => JSON.parse(s.body.data)))).toEqual([
+      [{ integer: 5, string: 'alpha' }],
+      [{ integer: 4, string: 'beta' }],
+      [],
+    ]);
   });
 
   it('hosts a Python outbound adapter as self.adapter and runs on_keepalive every KeepaliveInterval', async () => {
     const context = new TestContext('Shouter', 'operation', { host: {}, adapter: { greeting: 'hey', KeepaliveInterval: '0.05' } });
-    const op = await start({ module: 'bo', className: 'AdapterUsingOperation', adapter: { module: 'adapter', className: 'HeartbeatAdapter', classpaths: [componentsDir] } }, context);
+    const op = await start(
+      { module: 'bo', className: 'AdapterUsingOperation', adapter: { module: 'adapter', className: 'HeartbeatAdapter', classpaths: [componentsDir] } },
+      context,
+    );
     const reply = await op.onMessage(stringRequest('you'), new TestCall({}));
     expect(JSON.parse(reply!.data)).toEqual({ value: 'hey YOU' });
     expect(await context.waitForLog((l) => l.text === 'beat')).toMatchObject({ type: 'Info', sourceClass: 'HeartbeatAdapter', sourceMethod: 'on_keepalive' });

@@ -87,11 +87,18 @@ export class PythonWorker {
       };
       handshake.start(() => {
         worker.kill();
-        fail(new ConveyorError('ERR_TIMEOUT', `The Python worker ${worker.pid} did not start within ${options.startMs} ms; it was ended${worker.stderrSuffix()}`));
+        fail(
+          new ConveyorError('ERR_TIMEOUT', `The Python worker ${worker.pid} did not start within ${options.startMs} ms; it was ended${worker.stderrSuffix()}`),
+        );
       });
       const decoder = new FrameDecoder();
       child.once('error', (error) => {
-        fail(new ConveyorError('ERR_BRIDGE', `Cannot start the Python interpreter '${options.interpreter}': ${error.message}`, { hint: 'Set CONVEYOR_PYTHON to a python3 executable', cause: error }));
+        fail(
+          new ConveyorError('ERR_BRIDGE', `Cannot start the Python interpreter '${options.interpreter}': ${error.message}`, {
+            hint: 'Set CONVEYOR_PYTHON to a python3 executable',
+            cause: error,
+          }),
+        );
       });
       fromWorker.on('data', (chunk: Buffer) => {
         let frames: unknown[];
@@ -107,7 +114,12 @@ export class PythonWorker {
           } else if (frame.t !== 'hello' || frame.protocol !== protocolVersion) {
             worker.kill();
             const spoken = frame.t === 'hello' ? String(frame.protocol) : `no hello (${frame.t})`;
-            fail(new ConveyorError('ERR_BRIDGE', `The Python worker speaks protocol ${spoken}, the engine ${protocolVersion}: the SDK in ${pythonSdkDir} does not match this engine`));
+            fail(
+              new ConveyorError(
+                'ERR_BRIDGE',
+                `The Python worker speaks protocol ${spoken}, the engine ${protocolVersion}: the SDK in ${pythonSdkDir} does not match this engine`,
+              ),
+            );
             return;
           } else {
             handshake.clear();

@@ -14,7 +14,11 @@ function findSdkDir(): string {
     const candidate = join(dir, 'python');
     if (existsSync(join(candidate, 'conveyor_host', '__main__.py'))) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new ConveyorError('ERR_BRIDGE', `The Python SDK folder (python/conveyor_host) was not found above ${fileURLToPath(import.meta.url)}: the installation is incomplete`);
+    if (parent === dir)
+      throw new ConveyorError(
+        'ERR_BRIDGE',
+        `The Python SDK folder (python/conveyor_host) was not found above ${fileURLToPath(import.meta.url)}: the installation is incomplete`,
+      );
     dir = parent;
   }
 }

@@ -78,7 +78,10 @@ describe('parseCommandLine', () => {
   });
 
   it('reads --import-schema FILE PACKAGE NAME', () => {
-    expect(parseCommandLine(['--import-schema', 's.json', 'Demo', 'Person'])).toMatchObject({ action: 'importSchema', schemaImport: { path: 's.json', package: 'Demo', name: 'Person' } });
+    expect(parseCommandLine(['--import-schema', 's.json', 'Demo', 'Person'])).toMatchObject({
+      action: 'importSchema',
+      schemaImport: { path: 's.json', package: 'Demo', name: 'Person' },
+    });
     expect(usageError(['--import-schema', 's.json', 'Demo'])).toContain('three values');
   });
 

@@ -48,7 +48,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
 
 function openTransport(mode: Mode, command: ParsedCommand, io: CliIo): Transport {
   if (mode.kind === 'remote') {
-    const where = mode.source === 'CLI_URL' ? 'CLI_URL' : mode.source === 'CLI_SETTINGS' ? 'the url of REMOTE_SETTINGS in CLI_SETTINGS' : `the url of REMOTE_SETTINGS in the ${mode.source} file`;
+    const where =
+      mode.source === 'CLI_URL'
+        ? 'CLI_URL'
+        : mode.source === 'CLI_SETTINGS'
+          ? 'the url of REMOTE_SETTINGS in CLI_SETTINGS'
+          : `the url of REMOTE_SETTINGS in the ${mode.source} file`;
     return createNodeTransport({
       baseUrl: mode.url,
       credentials: { username: mode.username, password: mode.password },

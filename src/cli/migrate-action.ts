@@ -30,9 +30,13 @@ async function migrateInPlace(ctx: CommandContext, settingsPath: string): Promis
   } catch (error) {
     // A server that predates `local_path` reads the call as an upload without a package.
     if (isConveyorError(error, 'ERR_SERVER') && /package is required/i.test(error.message)) {
-      throw new ConveyorError('ERR_SERVER', `The server at ${ctx.client.transport.target} cannot migrate files in place (it does not take PUT /migrate with local_path)`, {
-        hint: 'update the server, or upload the package instead: CLI_URL=<the server URL> cli -m ' + settingsPath,
-      });
+      throw new ConveyorError(
+        'ERR_SERVER',
+        `The server at ${ctx.client.transport.target} cannot migrate files in place (it does not take PUT /migrate with local_path)`,
+        {
+          hint: 'update the server, or upload the package instead: CLI_URL=<the server URL> cli -m ' + settingsPath,
+        },
+      );
     }
     throw error;
   }
@@ -63,7 +67,10 @@ async function uploadAndMigrate(ctx: CommandContext, settingsPath: string): Prom
 /** A byte-count bar on stderr, drawn only on a terminal (cli-progress is loaded only then). */
 async function progressBar(): Promise<{ update: (sent: number, total: number) => void; stop: () => void }> {
   const { SingleBar, Presets } = (await import('cli-progress')).default;
-  const bar = new SingleBar({ format: 'Uploading [{bar}] {percentage}% {value}/{total} bytes', stream: process.stderr, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: 'Uploading [{bar}] {percentage}% {value}/{total} bytes', stream: process.stderr, hideCursor: true },
+    Presets.shades_classic,
+  );
   let begun = false;
   return {
     update(sent, total) {

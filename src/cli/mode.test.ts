@@ -31,11 +31,23 @@ describe('resolveMode: the activation order', () => {
   });
 
   it('1. CLI_URL without credentials sends empty ones, namespace USER, TLS verified', () => {
-    expect(mode({ env: { CLI_URL: 'http://u' } })).toEqual({ kind: 'remote', url: 'http://u', username: '', password: '', namespace: 'USER', verifySsl: true, source: 'CLI_URL' });
+    expect(mode({ env: { CLI_URL: 'http://u' } })).toEqual({
+      kind: 'remote',
+      url: 'http://u',
+      username: '',
+      password: '',
+      namespace: 'USER',
+      verifySsl: true,
+      source: 'CLI_URL',
+    });
   });
 
   it('accepts IOP_* variables as fallbacks, CLI_* winning', () => {
-    expect(mode({ env: { IOP_URL: 'http://iop', IOP_USERNAME: 'i', IOP_VERIFY_SSL: '0' } })).toMatchObject({ url: 'http://iop', username: 'i', verifySsl: false });
+    expect(mode({ env: { IOP_URL: 'http://iop', IOP_USERNAME: 'i', IOP_VERIFY_SSL: '0' } })).toMatchObject({
+      url: 'http://iop',
+      username: 'i',
+      verifySsl: false,
+    });
     expect(mode({ env: { IOP_URL: 'http://iop', CLI_URL: 'http://cli' } })).toMatchObject({ url: 'http://cli' });
   });
 
@@ -73,7 +85,12 @@ describe('resolveMode: the activation order', () => {
   });
 
   it('--force-local beats every activation, -R included', () => {
-    const everything = { forceLocal: true, remoteSettingsFile: 'r.py', migrateFile: 'migrate.py', env: { CLI_URL: 'http://env', CLI_SETTINGS: 'env.py', HOME: '/h' } };
+    const everything = {
+      forceLocal: true,
+      remoteSettingsFile: 'r.py',
+      migrateFile: 'migrate.py',
+      env: { CLI_URL: 'http://env', CLI_SETTINGS: 'env.py', HOME: '/h' },
+    };
     expect(mode(everything)).toEqual({ kind: 'local', home: '/h/.conveyor', namespace: 'USER' });
   });
 

@@ -55,7 +55,17 @@ describe('toCliExport', () => {
           schedule: '',
           settings: [{ target: 'Adapter', name: 'Charset', value: 'utf-8' }],
         },
-        { name: 'Svc', classname: 'Python.Svc', pool_size: 0, enabled: false, foreground: false, comment: 'c', log_trace_events: false, schedule: 's', settings: [] },
+        {
+          name: 'Svc',
+          classname: 'Python.Svc',
+          pool_size: 0,
+          enabled: false,
+          foreground: false,
+          comment: 'c',
+          log_trace_events: false,
+          schedule: 's',
+          settings: [],
+        },
       ],
     };
     expect(toCliExport(definition)).toEqual({

@@ -9,7 +9,20 @@ import { TextDecoder } from 'node:util';
 import type { PackageFile } from '../client/replies.ts';
 
 /** Folder names never uploaded. A folder holding `pyvenv.cfg` (a virtual environment) is skipped too. */
-export const excludedFolders = new Set(['__pycache__', '.git', '.hg', '.svn', 'node_modules', '.venv', 'venv', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
+export const excludedFolders = new Set([
+  '__pycache__',
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+]);
 const excludedExtensions = ['.pyc', '.pyo'];
 
 export interface CollectedPackage {

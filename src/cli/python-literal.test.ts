@@ -60,7 +60,7 @@ describe('findAssignment', () => {
       'REMOTE_SETTINGS: dict = {"url": "second"}',
       'def f():',
       '    REMOTE_SETTINGS = {"url": "in a function"}',
-      'text = "REMOTE_SETTINGS = {\'url\': \'in a string\'}"',
+      "text = \"REMOTE_SETTINGS = {'url': 'in a string'}\"",
       '# REMOTE_SETTINGS = {"url": "in a comment"}',
     ].join('\n');
     expect(value(source)).toEqual({ url: 'second' });

@@ -15,9 +15,7 @@ type Token =
 export type PythonValue = string | number | boolean | null | PythonValue[] | { [key: string]: PythonValue };
 
 export type AssignmentLookup =
-  | { found: false }
-  | { found: true; literal: true; value: PythonValue; line: number }
-  | { found: true; literal: false; line: number; reason: string };
+  { found: false } | { found: true; literal: true; value: PythonValue; line: number } | { found: true; literal: false; line: number; reason: string };
 
 export class PythonSyntaxError extends Error {
   constructor(
@@ -31,8 +29,46 @@ export class PythonSyntaxError extends Error {
 const stringStart = /^([rRbBuUfF]{0,2})('''|"""|'|")/;
 const numberPattern = /^(0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[jJ]?/;
 const namePattern = /^[A-Za-z_\u00C0-\uFFFF][\w\u00C0-\uFFFF]*/;
-const operators = ['**=', '//=', '>>=', '<<=', '...', '->', ':=', '==', '!=', '<=', '>=', '**', '//', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@='];
-const simpleEscapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', a: '\x07', b: '\b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '\n': '' };
+const operators = [
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+];
+const simpleEscapes: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '\n': '',
+};
 
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -167,7 +203,12 @@ export function findAssignment(source: string, name: string): AssignmentLookup {
     let cursor = index + 1;
     const next = tokens[cursor];
     if (next?.kind === 'op' && next.text === ':') {
-      while (cursor < tokens.length && !(tokens[cursor]!.kind === 'op' && (tokens[cursor] as { text: string }).text === '=') && tokens[cursor]!.kind !== 'newline') cursor++;
+      while (
+        cursor < tokens.length &&
+        !(tokens[cursor]!.kind === 'op' && (tokens[cursor] as { text: string }).text === '=') &&
+        tokens[cursor]!.kind !== 'newline'
+      )
+        cursor++;
     }
     const equals = tokens[cursor];
     if (equals?.kind !== 'op' || equals.text !== '=') continue;

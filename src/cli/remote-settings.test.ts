@@ -26,7 +26,10 @@ describe('readRemoteSettings', () => {
   });
 
   it('says none for a file without REMOTE_SETTINGS or without url, keeping the other keys', () => {
-    expect(readRemoteSettings(settingsFile('plain.py', 'CLASSES = {}\n'))).toMatchObject({ kind: 'none', reason: expect.stringContaining('defines no REMOTE_SETTINGS') });
+    expect(readRemoteSettings(settingsFile('plain.py', 'CLASSES = {}\n'))).toMatchObject({
+      kind: 'none',
+      reason: expect.stringContaining('defines no REMOTE_SETTINGS'),
+    });
     expect(readRemoteSettings(settingsFile('nourl.py', 'REMOTE_SETTINGS = {"package": "p"}\n'))).toEqual({
       kind: 'none',
       reason: expect.stringContaining('has no "url"'),
@@ -36,7 +39,9 @@ describe('readRemoteSettings', () => {
 
   it('reads verify_ssl given as a number or text', () => {
     expect(readRemoteSettings(settingsFile('v0.py', 'REMOTE_SETTINGS = {"url": "u", "verify_ssl": 0}'))).toMatchObject({ settings: { verify_ssl: false } });
-    expect(readRemoteSettings(settingsFile('vt.py', 'REMOTE_SETTINGS = {"url": "u", "verify_ssl": "false"}'))).toMatchObject({ settings: { verify_ssl: false } });
+    expect(readRemoteSettings(settingsFile('vt.py', 'REMOTE_SETTINGS = {"url": "u", "verify_ssl": "false"}'))).toMatchObject({
+      settings: { verify_ssl: false },
+    });
     expect(readRemoteSettings(settingsFile('v1.py', 'REMOTE_SETTINGS = {"url": "u", "verify_ssl": True}'))).toMatchObject({ settings: { verify_ssl: true } });
   });
 

@@ -190,7 +190,9 @@ describe('ConveyorClient failures', () => {
 
   it('403 and 404 say what was refused and where', async () => {
     reply = () => ({ status: 403, body: '{"error":"needs role admin"}' });
-    expect((await failure(client({ user: 'v' }).setDefault('P'))).message).toBe(`User 'v' may not call PUT /api/iop/default at ${baseUrl} (HTTP 403): needs role admin`);
+    expect((await failure(client({ user: 'v' }).setDefault('P'))).message).toBe(
+      `User 'v' may not call PUT /api/iop/default at ${baseUrl} (HTTP 403): needs role admin`,
+    );
     reply = () => ({ status: 404, body: '{"error":"No route"}' });
     const notFound = await failure(client().version());
     expect(notFound.message).toBe(`The server at ${baseUrl} has no route GET /api/iop/version (HTTP 404): No route`);
@@ -199,7 +201,9 @@ describe('ConveyorClient failures', () => {
 
   it('other statuses show status, reason and the raw text', async () => {
     reply = () => ({ status: 502, reason: 'Bad Gateway', body: '<html>proxy</html>' });
-    expect((await failure(client().status())).message).toBe(`The server at ${baseUrl} answered GET /api/iop/status with HTTP 502 Bad Gateway: <html>proxy</html>`);
+    expect((await failure(client().status())).message).toBe(
+      `The server at ${baseUrl} answered GET /api/iop/status with HTTP 502 Bad Gateway: <html>proxy</html>`,
+    );
   });
 
   it('a 2xx reply carrying an error is a failure', async () => {
@@ -218,7 +222,11 @@ describe('ConveyorClient failures', () => {
     const port = (closed.address() as AddressInfo).port;
     closed.close();
     const error = await failure(client({ url: `http://127.0.0.1:${port}` }).status());
-    expect(error).toMatchObject({ code: 'ERR_UNREACHABLE', message: `Cannot reach the server at http://127.0.0.1:${port}: connection refused (nothing listens there)`, hint: 'check CLI_URL' });
+    expect(error).toMatchObject({
+      code: 'ERR_UNREACHABLE',
+      message: `Cannot reach the server at http://127.0.0.1:${port}: connection refused (nothing listens there)`,
+      hint: 'check CLI_URL',
+    });
   });
 
   it('an unknown host is unreachable too', async () => {
@@ -247,7 +255,25 @@ describe('ConveyorClient failures', () => {
 describe('TLS', () => {
   let tlsUrl = '';
   const tlsServer = (() => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(folder, 'key.pem'),
+        '-out',
+        join(folder, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
     return createTlsServer({ key: readFileSync(join(folder, 'key.pem')), cert: readFileSync(join(folder, 'cert.pem')) }, handler);
   })();
 

@@ -8,7 +8,21 @@ import { importSchema } from '../core/contract/dtl-routes.ts';
 import type { BodyOf, ParamsOf, QueryOf, ReplyOf, RouteContract } from '../core/contract/route.ts';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
-import type { CompileReply, ExportedProduction, LifecycleReply, LogEntryWire, MigrateReport, MigrateUpload, ProductionList, SchemaImport, StartReply, StatusReply, TestCall, TestReply, VersionReply } from './replies.ts';
+import type {
+  CompileReply,
+  ExportedProduction,
+  LifecycleReply,
+  LogEntryWire,
+  MigrateReport,
+  MigrateUpload,
+  ProductionList,
+  SchemaImport,
+  StartReply,
+  StatusReply,
+  TestCall,
+  TestReply,
+  VersionReply,
+} from './replies.ts';
 import type { HttpResponse, Transport } from './transport.ts';
 
 export const defaultApiPrefix = '/api/iop';
@@ -45,7 +59,14 @@ const uploadTimeoutMs = 600_000;
 const documentRoutes = new Set<RouteContract>([documents.putDocument, documents.getDocument, documents.compileDocuments]);
 
 function declaresField(schema: unknown, field: string): boolean {
-  return typeof schema === 'object' && schema !== null && 'properties' in schema && typeof schema.properties === 'object' && schema.properties !== null && field in schema.properties;
+  return (
+    typeof schema === 'object' &&
+    schema !== null &&
+    'properties' in schema &&
+    typeof schema.properties === 'object' &&
+    schema.properties !== null &&
+    field in schema.properties
+  );
 }
 
 export class ConveyorClient {
@@ -175,12 +196,21 @@ export class ConveyorClient {
 
   /** Stores one class document (Atelier `PUT {docs}/{namespace}/doc/{name}`). */
   async putClassDocument(name: string, lines: string[]): Promise<void> {
-    await this.call(documents.putDocument, { params: { namespace: this.namespace, name }, query: { ignoreConflict: '1' }, body: { enc: false, content: lines } });
+    await this.call(documents.putDocument, {
+      params: { namespace: this.namespace, name },
+      query: { ignoreConflict: '1' },
+      body: { enc: false, content: lines },
+    });
   }
 
   /** Compiles stored class documents in one call (Atelier `POST {docs}/{namespace}/action/compile`). */
   async compileClassDocuments(names: string[]): Promise<CompileReply> {
-    const reply: CompileReply | undefined = await this.call(documents.compileDocuments, { params: { namespace: this.namespace }, query: { flags: 'cuk' }, body: names, timeoutMs: slowCallTimeoutMs });
+    const reply: CompileReply | undefined = await this.call(documents.compileDocuments, {
+      params: { namespace: this.namespace },
+      query: { flags: 'cuk' },
+      body: names,
+      timeoutMs: slowCallTimeoutMs,
+    });
     return reply ?? {};
   }
 
@@ -243,10 +273,14 @@ export function httpFailure(method: string, path: string, response: HttpResponse
         { hint: 'set CLI_USERNAME and CLI_PASSWORD, or username and password in REMOTE_SETTINGS', details },
       );
     case 403:
-      return new ConveyorError('ERR_FORBIDDEN', `User '${transport.user}' may not call ${method} ${path} at ${where} (HTTP 403)${detail ? `: ${detail}` : ''}`, {
-        hint: 'ask an administrator of the server for a user with the needed role',
-        details,
-      });
+      return new ConveyorError(
+        'ERR_FORBIDDEN',
+        `User '${transport.user}' may not call ${method} ${path} at ${where} (HTTP 403)${detail ? `: ${detail}` : ''}`,
+        {
+          hint: 'ask an administrator of the server for a user with the needed role',
+          details,
+        },
+      );
     default:
       break;
   }
@@ -261,7 +295,11 @@ export function httpFailure(method: string, path: string, response: HttpResponse
     });
   }
   const reason = response.statusText ? ` ${response.statusText}` : '';
-  return new ConveyorError('ERR_SERVER', `The server at ${where} answered ${method} ${path} with HTTP ${response.status}${reason}${detail ? `: ${detail}` : ''}`, { details });
+  return new ConveyorError(
+    'ERR_SERVER',
+    `The server at ${where} answered ${method} ${path} with HTTP ${response.status}${reason}${detail ? `: ${detail}` : ''}`,
+    { details },
+  );
 }
 
 /** The error text of a failed reply: JSON `error`, else `message`, else the raw text. */

@@ -16,7 +16,12 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      seen.push({ method: request.method ?? '', url: request.url ?? '', authorization: request.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: request.method ?? '',
+        url: request.url ?? '',
+        authorization: request.headers.authorization,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
     });
   });
@@ -40,13 +45,18 @@ describe('fetch transport', () => {
 
   it('keeps the status, code and details of a failure for the caller', async () => {
     answer = { status: 404, body: '{"error":"ERROR #LOOKUP_NOT_FOUND: No lookup table T","code":"ERR_LOOKUP_NOT_FOUND"}' };
-    const error = await client().status().catch((failure: unknown) => failure);
+    const error = await client()
+      .status()
+      .catch((failure: unknown) => failure);
     expect(error).toMatchObject({ message: 'ERROR #LOOKUP_NOT_FOUND: No lookup table T' });
     expect(failureOf(error)).toEqual({ status: 404, code: 'ERR_LOOKUP_NOT_FOUND' });
   });
 
   it('names the server when it cannot be reached', async () => {
     const lost = new ConveyorClient(createFetchTransport({ baseUrl: 'http://127.0.0.1:1' }), { namespace: 'USER' });
-    await expect(lost.version()).rejects.toMatchObject({ code: 'ERR_UNREACHABLE', message: expect.stringMatching(/^Cannot reach the server at http:\/\/127\.0\.0\.1:1: /) });
+    await expect(lost.version()).rejects.toMatchObject({
+      code: 'ERR_UNREACHABLE',
+      message: expect.stringMatching(/^Cannot reach the server at http:\/\/127\.0\.0\.1:1: /),
+    });
   });
 });

@@ -20,7 +20,7 @@ export function createFetchTransport(options: FetchTransportOptions = {}): Trans
   const base = (options.baseUrl ?? '').replace(/\/+$/, '');
   const send = options.fetch ?? ((url: string, init: RequestInit) => fetch(url, init));
   const authorization = options.credentials ? basicAuthorization(options.credentials.username, options.credentials.password) : undefined;
-  const target = base === '' ? 'this page\'s server' : base;
+  const target = base === '' ? "this page's server" : base;
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -49,9 +49,7 @@ export function createNodeTransport(options: NodeTransportOptions): Transport {
   const basePath = base ? base.pathname.replace(/\/+$/, '') : '';
   // node:https (with tls and crypto) costs start-up time; only https URLs load it.
   const tls = secure ? (createRequire(import.meta.url)('node:https') as typeof https) : undefined;
-  const agent = tls
-    ? new tls.Agent({ keepAlive: true, rejectUnauthorized: options.verifySsl !== false })
-    : new http.Agent({ keepAlive: true });
+  const agent = tls ? new tls.Agent({ keepAlive: true, rejectUnauthorized: options.verifySsl !== false }) : new http.Agent({ keepAlive: true });
   const target = base ? base.origin + basePath : `unix:${options.socketPath}`;
   const authorization = options.credentials ? basicAuthorization(options.credentials.username, options.credentials.password) : undefined;
 
@@ -80,11 +78,18 @@ export function createNodeTransport(options: NodeTransportOptions): Transport {
           for (const [name, value] of Object.entries(incoming.headers)) {
             if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
           }
-          resolve({ status: incoming.statusCode ?? 0, statusText: incoming.statusMessage ?? '', headers: responseHeaders, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: incoming.statusCode ?? 0,
+            statusText: incoming.statusMessage ?? '',
+            headers: responseHeaders,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       });
       const timeoutMs = req.timeoutMs ?? 30_000;
-      outgoing.setTimeout(timeoutMs, () => outgoing.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'ERR_CLIENT_TIMEOUT' })));
+      outgoing.setTimeout(timeoutMs, () =>
+        outgoing.destroy(Object.assign(new Error(`no answer within ${timeoutMs / 1000} s`), { code: 'ERR_CLIENT_TIMEOUT' })),
+      );
       outgoing.on('error', (error) => reject(networkFailure(error, target, options.unreachableHint)));
       if (payload) void writeBody(outgoing, payload, req.onUploadProgress);
       else outgoing.end();

@@ -49,7 +49,9 @@ describe('removeStaleTemporaries', () => {
     writeFileSync(join(dir, 'users.json.bak'), 'not ours');
     writeFileSync(join(dir, `users.json.${dead}.notours.tmp`), 'not ours');
     expect((await removeStaleTemporaries(file)).sort()).toEqual([`users.json.${dead}.0123456789ab.tmp`, `users.json.${dead}.tmp`].sort());
-    expect(readdirSync(dir).sort()).toEqual(['users.json.bak', `users.json.${dead}.notours.tmp`, `users.json.${process.pid}.tmp`, `users.json.${process.pid}.ba9876543210.tmp`].sort());
+    expect(readdirSync(dir).sort()).toEqual(
+      ['users.json.bak', `users.json.${dead}.notours.tmp`, `users.json.${process.pid}.tmp`, `users.json.${process.pid}.ba9876543210.tmp`].sort(),
+    );
     expect(await removeStaleTemporaries(join(dir, 'none', 'x'))).toEqual([]);
   });
 });

@@ -5,12 +5,7 @@
  */
 import type { Position, TextPosition } from './diagnostics.ts';
 
-export const PARAMETER_NAMES = [
-  'IGNOREMISSINGSOURCE',
-  'REPORTERRORS',
-  'TREATEMPTYREPEATINGFIELDASNULL',
-  'GENERATEEMPTYSEGMENTS',
-] as const;
+export const PARAMETER_NAMES = ['IGNOREMISSINGSOURCE', 'REPORTERRORS', 'TREATEMPTYREPEATINGFIELDASNULL', 'GENERATEEMPTYSEGMENTS'] as const;
 export type ParameterName = (typeof PARAMETER_NAMES)[number];
 export type TransformParameters = Record<ParameterName, number>;
 
@@ -105,17 +100,7 @@ export interface GroupNode extends ActionBase {
 }
 
 export type ActionNode =
-  | AssignNode
-  | ForeachNode
-  | IfNode
-  | SwitchNode
-  | BreakNode
-  | SubtransformNode
-  | CodeNode
-  | SqlNode
-  | TraceNode
-  | CommentNode
-  | GroupNode;
+  AssignNode | ForeachNode | IfNode | SwitchNode | BreakNode | SubtransformNode | CodeNode | SqlNode | TraceNode | CommentNode | GroupNode;
 
 /** A `ClassMethod` of the transform's class, callable from expressions as `..Name(args)`. */
 export interface ClassMethodNode {

@@ -14,7 +14,8 @@ const base64: Record<string, FunctionDef> = {
     call: (_c, [v]) => {
       const text = toStr(v);
       // Like IRIS, the input is a binary string: characters above \xFF cannot be encoded.
-      if (/[^\x00-\xFF]/.test(text)) throw new ObjectScriptError('ILLEGAL VALUE', 'Base64Encode needs a binary string (characters up to \\xFF); convert it to UTF-8 first');
+      if (/[^\x00-\xFF]/.test(text))
+        throw new ObjectScriptError('ILLEGAL VALUE', 'Base64Encode needs a binary string (characters up to \\xFF); convert it to UTF-8 first');
       return btoa(text);
     },
   },

@@ -63,10 +63,26 @@ describe('class methods of the transform class', () => {
   it('reads signatures, defaults, code modes, languages and bodies', () => {
     const methods = readClassMethods(CLS);
     expect(methods.map((m) => [m.name, m.params, m.codeMode, m.language])).toEqual([
-      ['FullName', [{ name: 'first', defaultValue: null }, { name: 'last', defaultValue: '"Doe"' }], 'code', 'objectscript'],
+      [
+        'FullName',
+        [
+          { name: 'first', defaultValue: null },
+          { name: 'last', defaultValue: '"Doe"' },
+        ],
+        'code',
+        'objectscript',
+      ],
       ['Double', [{ name: 'x', defaultValue: null }], 'expression', 'objectscript'],
       ['Fact', [{ name: 'n', defaultValue: null }], 'code', 'objectscript'],
-      ['FirstOver', [{ name: 'list', defaultValue: null }, { name: 'limit', defaultValue: null }], 'code', 'objectscript'],
+      [
+        'FirstOver',
+        [
+          { name: 'list', defaultValue: null },
+          { name: 'limit', defaultValue: null },
+        ],
+        'code',
+        'objectscript',
+      ],
       ['Py', [{ name: 'x', defaultValue: null }], 'code', 'python'],
     ]);
     expect(methods[1]!.body).toBe('\nx*2\n');
@@ -97,7 +113,9 @@ describe('class methods of the transform class', () => {
       }
       return [];
     };
-    expect(diagnostics().map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([expect.stringMatching(/^10:3 class method FullName: unsupported statement "Lock \^X"/)]);
+    expect(diagnostics().map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([
+      expect.stringMatching(/^10:3 class method FullName: unsupported statement "Lock \^X"/),
+    ]);
     expect(() => compileTransform(parseTransform(CLS.replace('..Double(21)', '..Double(1,2)')))).toThrow(/\.\.Double takes 0 to 1 argument\(s\), 2 given/);
   });
 

@@ -11,7 +11,11 @@ function compile(body: string, options: { params?: Partial<TransformParameters>;
   return compileTransform(parseTransform(text, options.name ?? 't.dtl', { parameters: options.params }));
 }
 
-function run(body: string, source: JsonValue = {}, options: { params?: Partial<TransformParameters>; attrs?: string; host?: DtlHost; target?: JsonValue } = {}): Promise<DtlResult> {
+function run(
+  body: string,
+  source: JsonValue = {},
+  options: { params?: Partial<TransformParameters>; attrs?: string; host?: DtlHost; target?: JsonValue } = {},
+): Promise<DtlResult> {
   return compile(body, options).run(source, { host: options.host, target: options.target });
 }
 
@@ -19,7 +23,10 @@ function compileErrors(body: string): string[] {
   try {
     compile(body);
   } catch (error) {
-    if (isConveyorError(error, 'ERR_DTL')) return (error.details as { diagnostics: DtlDiagnostic[] }).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.line}:${d.column} ${d.message}`);
+    if (isConveyorError(error, 'ERR_DTL'))
+      return (error.details as { diagnostics: DtlDiagnostic[] }).diagnostics
+        .filter((d) => d.severity === 'error')
+        .map((d) => `${d.line}:${d.column} ${d.message}`);
     throw error;
   }
   return [];
@@ -27,7 +34,10 @@ function compileErrors(body: string): string[] {
 
 describe('<assign>', () => {
   it('sets target paths, plain properties, variables and the whole target', async () => {
-    const r = await run(`<assign value='source.{a}' property='target.{x.y}'/>\n<assign value='"s"' property='target.StringValue'/>\n<assign value='2' property='n'/>\n<assign value='n*2' property='target.{n}'/>`, { a: 'A' });
+    const r = await run(
+      `<assign value='source.{a}' property='target.{x.y}'/>\n<assign value='"s"' property='target.StringValue'/>\n<assign value='2' property='n'/>\n<assign value='n*2' property='target.{n}'/>`,
+      { a: 'A' },
+    );
     expect(r.target).toEqual({ x: { y: 'A' }, StringValue: 's', n: 4 });
     const whole = await run(`<assign value='source' property='target'/>\n<assign value='1' property='target.{b}'/>`, { a: 1 });
     expect(whole.target).toEqual({ a: 1, b: 1 });
@@ -44,10 +54,14 @@ describe('<assign>', () => {
   });
 
   it('records an action error (not a runtime error) when a write is impossible, and goes on', async () => {
-    const r = await run(`<assign value='"s"' property='target.{a}'/>\n  <assign value='1' property='target.{a.b}'/>\n<assign value='2' property='target.{c}'/>`);
+    const r = await run(
+      `<assign value='"s"' property='target.{a}'/>\n  <assign value='1' property='target.{a.b}'/>\n<assign value='2' property='target.{c}'/>`,
+    );
     expect(r.status).toBe('error');
     expect(r.target).toEqual({ a: 's', c: 2 });
-    expect(r.errors).toEqual([{ kind: 'action', message: 'cannot set target.{a.b}: cannot set "b": the node is the string "s", not an object', document: 't.dtl', line: 3, column: 3 }]);
+    expect(r.errors).toEqual([
+      { kind: 'action', message: 'cannot set target.{a.b}: cannot set "b": the node is the string "s", not an object', document: 't.dtl', line: 3, column: 3 },
+    ]);
   });
 
   it('copies structures instead of sharing them', async () => {
@@ -58,12 +72,17 @@ describe('<assign>', () => {
   });
 
   it('assigns into local arrays and reads them back', async () => {
-    const r = await run(`<foreach property='source.{l()}' key='k'><assign value='k' property='pos(source.{l(k)})'/></foreach>\n<assign value='pos("b")' property='target.{b}'/>\n<assign value='$GET(pos("z"),0)' property='target.{z}'/>`, { l: ['a', 'b'] });
+    const r = await run(
+      `<foreach property='source.{l()}' key='k'><assign value='k' property='pos(source.{l(k)})'/></foreach>\n<assign value='pos("b")' property='target.{b}'/>\n<assign value='$GET(pos("z"),0)' property='target.{z}'/>`,
+      { l: ['a', 'b'] },
+    );
     expect(r.target).toEqual({ b: 2, z: 0 });
   });
 
   it('refuses a collection action on a variable and a write into source, at compile time', () => {
-    expect(compileErrors(`<assign value='1' property='total' action='append'/>`)).toEqual(['2:1 action "append" needs a collection property, not the variable "total"']);
+    expect(compileErrors(`<assign value='1' property='total' action='append'/>`)).toEqual([
+      '2:1 action "append" needs a collection property, not the variable "total"',
+    ]);
     expect(compileErrors(`<assign value='1' property='source.{a}'/>`)).toEqual([expect.stringMatching(/^2:29 property must be a target path/)]);
   });
 });
@@ -117,17 +136,25 @@ describe('<foreach>', () => {
   });
 
   it('iterates object members in collation order and accepts unload', async () => {
-    const r = await run(`<foreach property='source.{d()}' key='k' unload='1'><assign value='k' property='target.{keys()}' action='append'/></foreach>`, { d: { b: 1, '10': 1, '2': 1, a: 1 } });
+    const r = await run(`<foreach property='source.{d()}' key='k' unload='1'><assign value='k' property='target.{keys()}' action='append'/></foreach>`, {
+      d: { b: 1, '10': 1, '2': 1, a: 1 },
+    });
     expect(r.target).toEqual({ keys: ['2', '10', 'a', 'b'] });
   });
 
   it('re-examines the collection at each step (appending inside the body extends the loop)', async () => {
-    const r = await run(`<assign value='source.{l}' property='target.{l}'/>\n<foreach property='target.{l()}' key='k'><if condition='k=1'><true><assign value='"z"' property='target.{l()}' action='append'/></true></if></foreach>\n<assign value='k' property='target.{k}'/>`, { l: ['a'] });
+    const r = await run(
+      `<assign value='source.{l}' property='target.{l}'/>\n<foreach property='target.{l()}' key='k'><if condition='k=1'><true><assign value='"z"' property='target.{l()}' action='append'/></true></if></foreach>\n<assign value='k' property='target.{k}'/>`,
+      { l: ['a'] },
+    );
     expect(r.target).toEqual({ l: ['a', 'z'], k: '' });
   });
 
   it('breaks out of the innermost loop only, keeping the key', async () => {
-    const r = await run(`<foreach property='source.{o()}' key='i'><foreach property='source.{o()}' key='j'><if condition='j=2'><true><break/></true></if><assign value='i_j' property='target.{p()}' action='append'/></foreach></foreach>`, { o: [1, 2, 3] });
+    const r = await run(
+      `<foreach property='source.{o()}' key='i'><foreach property='source.{o()}' key='j'><if condition='j=2'><true><break/></true></if><assign value='i_j' property='target.{p()}' action='append'/></foreach></foreach>`,
+      { o: [1, 2, 3] },
+    );
     expect(r.target).toEqual({ p: ['11', '21', '31'] });
   });
 
@@ -139,15 +166,21 @@ describe('<foreach>', () => {
 
 describe('control actions', () => {
   it('<if> runs one branch; a missing branch does nothing', async () => {
-    const r = await run(`<if condition='source.{n}&gt;1'><true><assign value='"big"' property='target.{a}'/></true><false><assign value='"small"' property='target.{a}'/></false></if>\n<if condition='0'><true><assign value='1' property='target.{b}'/></true></if>`, { n: 5 });
+    const r = await run(
+      `<if condition='source.{n}&gt;1'><true><assign value='"big"' property='target.{a}'/></true><false><assign value='"small"' property='target.{a}'/></false></if>\n<if condition='0'><true><assign value='1' property='target.{b}'/></true></if>`,
+      { n: 5 },
+    );
     expect(r.target).toEqual({ a: 'big' });
   });
 
   it('<switch> runs the first true case, else the default; disabled cases are skipped', async () => {
-    const body = (n: number): string => `<switch><case condition='${n}=1' disabled='1'><assign value='"off"' property='target.{c}'/></case><case condition='${n}=1'><assign value='"one"' property='target.{c}'/></case><case condition='1'><assign value='"any"' property='target.{c}'/></case><default><assign value='"def"' property='target.{c}'/></default></switch>`;
+    const body = (n: number): string =>
+      `<switch><case condition='${n}=1' disabled='1'><assign value='"off"' property='target.{c}'/></case><case condition='${n}=1'><assign value='"one"' property='target.{c}'/></case><case condition='1'><assign value='"any"' property='target.{c}'/></case><default><assign value='"def"' property='target.{c}'/></default></switch>`;
     expect((await run(body(1))).target).toEqual({ c: 'one' });
     expect((await run(body(2))).target).toEqual({ c: 'any' });
-    const noDefault = await run(`<switch><case condition='0'><assign value='1' property='target.{c}'/></case><default><assign value='"d"' property='target.{c}'/></default></switch>`);
+    const noDefault = await run(
+      `<switch><case condition='0'><assign value='1' property='target.{c}'/></case><default><assign value='"d"' property='target.{c}'/></default></switch>`,
+    );
     expect(noDefault.target).toEqual({ c: 'd' });
   });
 
@@ -157,7 +190,10 @@ describe('control actions', () => {
   });
 
   it('<trace>, <comment>, <group>, annotations and disabled actions', async () => {
-    const r = await run(`<comment><annotation>no effect</annotation></comment>\n<trace value='"v="_source.{v}'/>\n<group disabled='1'><assign value='1' property='target.{x}'/></group>\n<group><annotation>g</annotation><assign value='2' property='target.{y}'/></group>`, { v: 7 });
+    const r = await run(
+      `<comment><annotation>no effect</annotation></comment>\n<trace value='"v="_source.{v}'/>\n<group disabled='1'><assign value='1' property='target.{x}'/></group>\n<group><annotation>g</annotation><assign value='2' property='target.{y}'/></group>`,
+      { v: 7 },
+    );
     expect(r.target).toEqual({ y: 2 });
     expect(r.trace).toEqual([{ category: 'user', text: 'v=7', line: 3 }]);
   });
@@ -165,7 +201,11 @@ describe('control actions', () => {
 
 describe('runtime errors', () => {
   it('end the run with status error whatever REPORTERRORS says, keeping the partial target', async () => {
-    const r = await run(`<assign value='1' property='target.{a}'/>\n<assign value='1/0' property='target.{b}'/>\n<assign value='3' property='target.{c}'/>`, {}, { params: { REPORTERRORS: 0 } });
+    const r = await run(
+      `<assign value='1' property='target.{a}'/>\n<assign value='1/0' property='target.{b}'/>\n<assign value='3' property='target.{c}'/>`,
+      {},
+      { params: { REPORTERRORS: 0 } },
+    );
     expect(r).toMatchObject({ status: 'error', target: { a: 1 } });
     expect(r.errors).toEqual([{ kind: 'runtime', message: '<DIVIDE> division by zero', document: 't.dtl', line: 3, column: 17 }]);
   });
@@ -176,7 +216,11 @@ describe('<subtransform>', () => {
   const host: DtlHost = { subtransform: (name) => (name === 'Demo.Child' ? child : undefined) };
 
   it('calls the transform the host provides with the sub-object, aux, and stores its target', async () => {
-    const r = await run(`<foreach property='source.{items()}' key='k'><subtransform class='Demo.Child' sourceObj='source.{items(k)}' targetObj='target.{lines(k)}' aux='"#"_k'/></foreach>`, { items: [{ name: 'a' }, { name: 'b' }] }, { host });
+    const r = await run(
+      `<foreach property='source.{items()}' key='k'><subtransform class='Demo.Child' sourceObj='source.{items(k)}' targetObj='target.{lines(k)}' aux='"#"_k'/></foreach>`,
+      { items: [{ name: 'a' }, { name: 'b' }] },
+      { host },
+    );
     expect(r.status).toBe('ok');
     expect(r.target).toEqual({ lines: [{ label: 'A#1' }, { label: 'B#2' }] });
     expect(compile(`<subtransform class='Demo.Child' sourceObj='source' targetObj='target.{x}'/>`).dependencies).toEqual(['Demo.Child']);
@@ -190,14 +234,20 @@ describe('<subtransform>', () => {
 
   it('passes the current target value to an existing-mode callee', async () => {
     const existing = compile(`<assign value='source.{v}' property='target.{added}'/>`, { attrs: ` create='existing'` });
-    const r = await run(`<assign value='"keep"' property='target.{t.old}'/>\n<subtransform class='E' sourceObj='source' targetObj='target.{t}'/>`, { v: 1 }, { host: { subtransform: () => existing } });
+    const r = await run(
+      `<assign value='"keep"' property='target.{t.old}'/>\n<subtransform class='E' sourceObj='source' targetObj='target.{t}'/>`,
+      { v: 1 },
+      { host: { subtransform: () => existing } },
+    );
     expect(r.target).toEqual({ t: { old: 'keep', added: 1 } });
   });
 });
 
 describe('<code>, <sql> and Python', () => {
   it('runs the ObjectScript <code> subset sharing variables with actions', async () => {
-    const r = await run(`<assign value='3' property='n'/>\n<code><![CDATA[ Set s = 0\n For i=1:1:n { Set s = s + i }\n Do target.SetValueAt(s,"sum")]]></code>\n<assign value='s*2' property='target.{twice}'/>`);
+    const r = await run(
+      `<assign value='3' property='n'/>\n<code><![CDATA[ Set s = 0\n For i=1:1:n { Set s = s + i }\n Do target.SetValueAt(s,"sum")]]></code>\n<assign value='s*2' property='target.{twice}'/>`,
+    );
     expect(r.target).toEqual({ sum: 6, twice: 12 });
   });
 
@@ -229,7 +279,11 @@ describe('<code>, <sql> and Python', () => {
         return req.mode === 'eval' ? { value: `py:${req.code}` } : { target: { ...(req.target as object), fromCode: true }, locals: { z: 9 } };
       },
     };
-    const r = await run(`<assign value='source.x' property='target.{a}'/>\n<assign value='..ToUpper("b")' property='target.{b}' languageOverride='objectscript'/>\n<code><![CDATA[target.x = 1]]></code>\n<assign value='z' property='target.{z}' languageOverride='objectscript'/>`, { x: 1 }, { host, attrs: ` language='python'` });
+    const r = await run(
+      `<assign value='source.x' property='target.{a}'/>\n<assign value='..ToUpper("b")' property='target.{b}' languageOverride='objectscript'/>\n<code><![CDATA[target.x = 1]]></code>\n<assign value='z' property='target.{z}' languageOverride='objectscript'/>`,
+      { x: 1 },
+      { host, attrs: ` language='python'` },
+    );
     expect(r.target).toEqual({ a: 'py:source.x', b: 'B', fromCode: true, z: 9 });
     expect(requests[0]).toMatchObject({ mode: 'eval', code: 'source.x', source: { x: 1 }, target: {}, locals: {} });
     const noHook = await run(`<assign value='1' property='target.{a}'/>`, {}, { attrs: ` language='python'` });
@@ -243,7 +297,11 @@ describe('compile-time validation', () => {
   });
 
   it('reports every bad expression, path and function at once, each at its position', () => {
-    expect(compileErrors(`<assign value='..Nope(1)' property='target.{a}'/>\n<assign value='1' property='target.{a..b}'/>\n<if condition='(1'><true/></if>\n<trace value='$ZZ'/>`)).toEqual([
+    expect(
+      compileErrors(
+        `<assign value='..Nope(1)' property='target.{a}'/>\n<assign value='1' property='target.{a..b}'/>\n<if condition='(1'><true/></if>\n<trace value='$ZZ'/>`,
+      ),
+    ).toEqual([
       '2:16 unknown function ..Nope',
       '3:39 unexpected "." in path "a..b"',
       '4:18 expected ")" to close "(" but the expression ended',

@@ -264,7 +264,11 @@ class ActionCompiler {
       }
       return whenReady(aux(ctx), async (auxValue) => {
         const existing = callee.create === 'existing' ? readRef(ctx, target) : undefined;
-        const result = await callee.run(toJson(src), { host: ctx.host, aux: toJson(auxValue), target: existing === undefined || existing === MISSING ? undefined : toJson(existing) });
+        const result = await callee.run(toJson(src), {
+          host: ctx.host,
+          aux: toJson(auxValue),
+          target: existing === undefined || existing === MISSING ? undefined : toJson(existing),
+        });
         for (const e of result.errors) actionError(ctx, pos, `subtransform ${className}: ${e.document}:${e.line}:${e.column}: ${e.message}`);
         try {
           store(ctx, target, 'set', '', result.target);
@@ -295,7 +299,10 @@ function readRef(ctx: RunContext, ref: WriteRef): unknown {
 function store(ctx: RunContext, ref: WriteRef, action: WriteAction, key: string, v: unknown): void {
   switch (ref.kind) {
     case 'local':
-      ctx.locals[ref.name] = typeof v === 'object' && v !== null && (Array.isArray(v) || v instanceof Fanout || Object.getPrototypeOf(v) === Object.prototype) ? cloneJson(toJson(v)) : v;
+      ctx.locals[ref.name] =
+        typeof v === 'object' && v !== null && (Array.isArray(v) || v instanceof Fanout || Object.getPrototypeOf(v) === Object.prototype)
+          ? cloneJson(toJson(v))
+          : v;
       return;
     case 'root':
       if (action !== 'set') throw new PathError(`action "${action}" on the whole target is not supported`);

@@ -39,7 +39,7 @@ describe('expression operators', () => {
     expect(s('"1"=1')).toBe('1');
     expect(s('"1.0"=1')).toBe('0');
     expect(s('"01"=1')).toBe('0');
-    expect(s("\"a\"'=\"b\"")).toBe('1');
+    expect(s('"a"\'="b"')).toBe('1');
     expect(s('"10">"9"')).toBe('1');
     expect(s('"abc"<1')).toBe('1');
     expect(s('3<=3')).toBe('1');
@@ -51,13 +51,13 @@ describe('expression operators', () => {
   it('tests contains, follows and sorts-after', () => {
     expect(s('"abc"["b"')).toBe('1');
     expect(s('"abc"[""')).toBe('1');
-    expect(s("\"abc\"'[\"z\"")).toBe('1');
+    expect(s('"abc"\'["z"')).toBe('1');
     expect(s('"b"]"a"')).toBe('1');
-    expect(s("\"b\"']\"a\"")).toBe('0');
+    expect(s('"b"\']"a"')).toBe('0');
     expect(s('"10"]]"9"')).toBe('1');
     expect(s('"a"]]"9"')).toBe('1');
     expect(s('"9"]]"a"')).toBe('0');
-    expect(s("\"9\"']]\"a\"")).toBe('1');
+    expect(s('"9"\']]"a"')).toBe('1');
   });
 
   it('combines truth values, short-circuiting && and ||', () => {
@@ -65,7 +65,7 @@ describe('expression operators', () => {
     expect(s('1!0')).toBe('1');
     expect(s('0&&undefinedVar')).toBe('0');
     expect(s('1||undefinedVar')).toBe('1');
-    expect(s("'\"yes\"")).toBe('1');
+    expect(s('\'"yes"')).toBe('1');
     expect(s('x=1&y=2', context({}, {}, { x: 1, y: 2 }))).toBe('0');
   });
 
@@ -75,7 +75,7 @@ describe('expression operators', () => {
     expect(s('"abc"?1.A')).toBe('1');
     expect(s('"ab1"?.A')).toBe('0');
     expect(s('"x"?1(1"x",1"y")')).toBe('1');
-    expect(s("\"AB\"'?2L")).toBe('1');
+    expect(s('"AB"\'?2L')).toBe('1');
     expect(s('"12"?@p', context({}, {}, { p: '2N' }))).toBe('1');
   });
 

@@ -173,7 +173,10 @@ function compileMacro(name: string, args: Fn[], pos: Position): Fn {
   const macro = name.toUpperCase();
   const arity = macro === 'OK' ? 0 : 1;
   if (macro !== 'OK' && macro !== 'ISOK' && macro !== 'ISERR' && macro !== 'TRACE' && !LOG_MACROS[macro]) {
-    throw new DtlSyntaxError(`unknown macro $$$${name} (supported: $$$OK, $$$ISOK, $$$ISERR, $$$TRACE, $$$LOGINFO, $$$LOGWARNING, $$$LOGERROR, $$$LOGALERT)`, pos);
+    throw new DtlSyntaxError(
+      `unknown macro $$$${name} (supported: $$$OK, $$$ISOK, $$$ISERR, $$$TRACE, $$$LOGINFO, $$$LOGWARNING, $$$LOGERROR, $$$LOGALERT)`,
+      pos,
+    );
   }
   checkArity('$$$', name, arity, arity, args.length, pos);
   const arg = args[0] ?? (() => '');
@@ -231,7 +234,14 @@ export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, a
       const target = compileExpr(node.target, scope);
       const args = compileArgs(node.args, scope);
       const name = node.name;
-      return (ctx) => callMethod(ctx, target(ctx), name, args.map((a) => a(ctx)), node.pos);
+      return (ctx) =>
+        callMethod(
+          ctx,
+          target(ctx),
+          name,
+          args.map((a) => a(ctx)),
+          node.pos,
+        );
     }
     case 'unary': {
       const operand = compileExpr(node.operand, scope);
@@ -317,10 +327,14 @@ export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, a
         checkArity(`##class(${className}).`, method, builtin.min, builtin.max, args.length, node.pos);
         return call(node.pos, builtin.call, args);
       }
-      return call(node.pos, (ctx, values) => {
-        if (!ctx.host.classMethod) throw new ObjectScriptError('CLASS DOES NOT EXIST', `${className} (this host offers no class methods)`);
-        return ctx.host.classMethod(className, method, values);
-      }, args);
+      return call(
+        node.pos,
+        (ctx, values) => {
+          if (!ctx.host.classMethod) throw new ObjectScriptError('CLASS DOES NOT EXIST', `${className} (this host offers no class methods)`);
+          return ctx.host.classMethod(className, method, values);
+        },
+        args,
+      );
     }
     case 'case': {
       const subject = compileExpr(node.subject, scope);
@@ -342,4 +356,3 @@ export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, a
     }
   }
 }
-

@@ -70,25 +70,62 @@ export function formatDateTime(p: DateTimeParts, format: string, file = ''): str
     const num = (n: number, width = 2): string => (trim ? String(n) : pad(n, width));
     const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
     switch (code) {
-      case 'Y': out += pad(p.year, 4); break;
-      case 'y': out += pad(p.year % 100); break;
-      case 'm': out += num(p.month); break;
-      case 'd': out += num(p.day); break;
-      case 'H': out += num(p.hour); break;
-      case 'I': out += num(hour12); break;
-      case 'M': out += num(p.minute); break;
-      case 'S': out += num(p.second) + (p.fraction ? `.${p.fraction}` : ''); break;
-      case 'p': out += p.hour < 12 ? 'AM' : 'PM'; break;
-      case 'P': out += p.hour < 12 ? 'am' : 'pm'; break;
-      case 'j': out += num(dayOfYear(p), 3); break;
-      case 'a': out += DAYS[weekday(p)]!.slice(0, 3); break;
-      case 'A': out += DAYS[weekday(p)]!; break;
-      case 'b': out += MONTHS[p.month - 1]!.slice(0, 3); break;
-      case 'B': out += MONTHS[p.month - 1]!; break;
-      case 'Q': out += `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${p.fraction ? `.${p.fraction}` : ''}`; break;
-      case 'f': out += file; break;
-      case '%': out += '%'; break;
-      default: out += `%${trim ? '#' : ''}${code}`;
+      case 'Y':
+        out += pad(p.year, 4);
+        break;
+      case 'y':
+        out += pad(p.year % 100);
+        break;
+      case 'm':
+        out += num(p.month);
+        break;
+      case 'd':
+        out += num(p.day);
+        break;
+      case 'H':
+        out += num(p.hour);
+        break;
+      case 'I':
+        out += num(hour12);
+        break;
+      case 'M':
+        out += num(p.minute);
+        break;
+      case 'S':
+        out += num(p.second) + (p.fraction ? `.${p.fraction}` : '');
+        break;
+      case 'p':
+        out += p.hour < 12 ? 'AM' : 'PM';
+        break;
+      case 'P':
+        out += p.hour < 12 ? 'am' : 'pm';
+        break;
+      case 'j':
+        out += num(dayOfYear(p), 3);
+        break;
+      case 'a':
+        out += DAYS[weekday(p)]!.slice(0, 3);
+        break;
+      case 'A':
+        out += DAYS[weekday(p)]!;
+        break;
+      case 'b':
+        out += MONTHS[p.month - 1]!.slice(0, 3);
+        break;
+      case 'B':
+        out += MONTHS[p.month - 1]!;
+        break;
+      case 'Q':
+        out += `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${p.fraction ? `.${p.fraction}` : ''}`;
+        break;
+      case 'f':
+        out += file;
+        break;
+      case '%':
+        out += '%';
+        break;
+      default:
+        out += `%${trim ? '#' : ''}${code}`;
     }
   }
   return out;
@@ -128,12 +165,31 @@ export function parseDateTime(text: string, format: string): DateTimeParts | nul
     const two = (): number | null => digits(loose ? 1 : 2, 2);
     let v: number | null = 0;
     switch (code) {
-      case 'Y': v = digits(4, 4); if (v !== null) p.year = v; break;
-      case 'y': v = digits(2, 2); if (v !== null) p.year = v < 50 ? 2000 + v : 1900 + v; break;
-      case 'm': v = two(); if (v !== null) p.month = v; break;
-      case 'd': v = two(); if (v !== null) p.day = v; break;
-      case 'H': case 'I': v = two(); if (v !== null) p.hour = v; break;
-      case 'M': v = two(); if (v !== null) p.minute = v; break;
+      case 'Y':
+        v = digits(4, 4);
+        if (v !== null) p.year = v;
+        break;
+      case 'y':
+        v = digits(2, 2);
+        if (v !== null) p.year = v < 50 ? 2000 + v : 1900 + v;
+        break;
+      case 'm':
+        v = two();
+        if (v !== null) p.month = v;
+        break;
+      case 'd':
+        v = two();
+        if (v !== null) p.day = v;
+        break;
+      case 'H':
+      case 'I':
+        v = two();
+        if (v !== null) p.hour = v;
+        break;
+      case 'M':
+        v = two();
+        if (v !== null) p.minute = v;
+        break;
       case 'S': {
         v = two();
         if (v !== null) p.second = v;
@@ -144,17 +200,30 @@ export function parseDateTime(text: string, format: string): DateTimeParts | nul
         }
         break;
       }
-      case 'p': case 'P': {
+      case 'p':
+      case 'P': {
         const k = word(['AM', 'PM'], null);
         if (k === null) return null;
         pm = k === 1;
         break;
       }
-      case 'j': v = digits(loose ? 1 : 3, 3); break;
-      case 'b': v = word(MONTHS, 3); if (v !== null) p.month = v + 1; break;
-      case 'B': v = word(MONTHS, null); if (v !== null) p.month = v + 1; break;
-      case 'a': v = word(DAYS, 3); break;
-      case 'A': v = word(DAYS, null); break;
+      case 'j':
+        v = digits(loose ? 1 : 3, 3);
+        break;
+      case 'b':
+        v = word(MONTHS, 3);
+        if (v !== null) p.month = v + 1;
+        break;
+      case 'B':
+        v = word(MONTHS, null);
+        if (v !== null) p.month = v + 1;
+        break;
+      case 'a':
+        v = word(DAYS, 3);
+        break;
+      case 'A':
+        v = word(DAYS, null);
+        break;
       case 'Q': {
         const q = parseDateTime(text.slice(i), '%Y-%m-%d %H:%M:%S') ?? parseDateTime(text.slice(i), '%Y-%m-%d');
         if (!q) return null;
@@ -162,8 +231,12 @@ export function parseDateTime(text: string, format: string): DateTimeParts | nul
         i = text.length;
         break;
       }
-      case '%': if (text[i] !== '%') return null; i++; break;
-      default: return null;
+      case '%':
+        if (text[i] !== '%') return null;
+        i++;
+        break;
+      default:
+        return null;
     }
     if (v === null) return null;
   }
@@ -177,18 +250,30 @@ export function zdate(day: number, format: number): string {
   const p = dayToParts(day);
   const mon = MONTHS[p.month - 1]!;
   switch (format) {
-    case 2: return `${pad(p.day)} ${mon.slice(0, 3)} ${p.year}`;
-    case 3: return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
-    case 4: return `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)}`;
-    case 5: return `${mon.slice(0, 3)} ${p.day}, ${p.year}`;
-    case 6: return `${mon.slice(0, 3)} ${p.day} ${p.year}`;
-    case 7: return `${mon.slice(0, 3)} ${pad(p.day)} ${p.year}`;
-    case 8: return `${pad(p.year, 4)}${pad(p.month)}${pad(p.day)}`;
-    case 9: return `${mon} ${p.day}, ${p.year}`;
-    case 10: return String(weekday(p));
-    case 11: return DAYS[weekday(p)]!.slice(0, 3);
-    case 12: return DAYS[weekday(p)]!;
-    default: return `${pad(p.month)}/${pad(p.day)}/${pad(p.year, 4)}`;
+    case 2:
+      return `${pad(p.day)} ${mon.slice(0, 3)} ${p.year}`;
+    case 3:
+      return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+    case 4:
+      return `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)}`;
+    case 5:
+      return `${mon.slice(0, 3)} ${p.day}, ${p.year}`;
+    case 6:
+      return `${mon.slice(0, 3)} ${p.day} ${p.year}`;
+    case 7:
+      return `${mon.slice(0, 3)} ${pad(p.day)} ${p.year}`;
+    case 8:
+      return `${pad(p.year, 4)}${pad(p.month)}${pad(p.day)}`;
+    case 9:
+      return `${mon} ${p.day}, ${p.year}`;
+    case 10:
+      return String(weekday(p));
+    case 11:
+      return DAYS[weekday(p)]!.slice(0, 3);
+    case 12:
+      return DAYS[weekday(p)]!;
+    default:
+      return `${pad(p.month)}/${pad(p.day)}/${pad(p.year, 4)}`;
   }
 }
 

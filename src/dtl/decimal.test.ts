@@ -73,5 +73,4 @@ describe('Dec (ObjectScript decimal numbers)', () => {
     expect(n('-.5').toJs()).toBe(-0.5);
     expect(n('12345678901234567890123').toString()).toBe('12345678901234567890000');
   });
-
 });

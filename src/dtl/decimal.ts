@@ -228,4 +228,3 @@ export function parseNumericPrefix(text: string): Dec {
   const m = BigInt((intPart + fracPart).replace(/^0+(?=\d)/, '') || '0');
   return Dec.of(negative ? -m : m, exponent - fracPart.length);
 }
-

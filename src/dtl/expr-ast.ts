@@ -18,10 +18,32 @@ export type IndexSpec =
 export type PathStep = { kind: 'member'; name: string; pos: Position } | { kind: 'index'; index: IndexSpec; pos: Position };
 
 export type BinaryOp =
-  | '+' | '-' | '*' | '/' | '\\' | '#' | '**' | '_'
-  | '=' | "'=" | '<' | '>' | '<=' | '>=' | "'<" | "'>"
-  | '[' | "'[" | ']' | "']" | ']]' | "']]"
-  | '&' | '&&' | '!' | '||';
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '\\'
+  | '#'
+  | '**'
+  | '_'
+  | '='
+  | "'="
+  | '<'
+  | '>'
+  | '<='
+  | '>='
+  | "'<"
+  | "'>"
+  | '['
+  | "'["
+  | ']'
+  | "']"
+  | ']]'
+  | "']]"
+  | '&'
+  | '&&'
+  | '!'
+  | '||';
 
 export type PatternAtom =
   | { kind: 'codes'; min: number; max: number; codes: string }

@@ -8,20 +8,34 @@ const at = { line: 1, column: 1 };
 /** A compact text form of the tree, to check the shape the parser builds. */
 function show(node: ExprNode): string {
   switch (node.kind) {
-    case 'string': return JSON.stringify(node.value);
-    case 'number': return node.value.toString();
-    case 'local': return node.name;
-    case 'path': return `${node.root}${node.steps.map((s) => (s.kind === 'member' ? `.${s.name}` : s.index.k === 'expr' ? `.(${show(s.index.expr)})` : `(${JSON.stringify(s.index)})`)).join('')}`;
-    case 'method': return `${show(node.target)}->${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
-    case 'unary': return `(${node.op}${show(node.operand)})`;
-    case 'binary': return `(${show(node.left)}${node.op}${show(node.right)})`;
-    case 'pattern': return `(${show(node.subject)}${node.negated ? "'" : ''}?${Array.isArray(node.pattern) ? JSON.stringify(node.pattern) : show(node.pattern)})`;
-    case 'function': return `..${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
-    case 'system': return `$${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
-    case 'special': return `$${node.name}`;
-    case 'classMethod': return `##class(${node.className}).${node.method}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
-    case 'case': return `$CASE(${show(node.subject)},${node.pairs.map((p) => `${show(p.when)}:${show(p.then)}`).join(',')}${node.otherwise ? `,:${show(node.otherwise)}` : ''})`;
-    case 'select': return `$SELECT(${node.pairs.map((p) => `${show(p.when)}:${show(p.then)}`).join(',')})`;
+    case 'string':
+      return JSON.stringify(node.value);
+    case 'number':
+      return node.value.toString();
+    case 'local':
+      return node.name;
+    case 'path':
+      return `${node.root}${node.steps.map((s) => (s.kind === 'member' ? `.${s.name}` : s.index.k === 'expr' ? `.(${show(s.index.expr)})` : `(${JSON.stringify(s.index)})`)).join('')}`;
+    case 'method':
+      return `${show(node.target)}->${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
+    case 'unary':
+      return `(${node.op}${show(node.operand)})`;
+    case 'binary':
+      return `(${show(node.left)}${node.op}${show(node.right)})`;
+    case 'pattern':
+      return `(${show(node.subject)}${node.negated ? "'" : ''}?${Array.isArray(node.pattern) ? JSON.stringify(node.pattern) : show(node.pattern)})`;
+    case 'function':
+      return `..${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
+    case 'system':
+      return `$${node.name}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
+    case 'special':
+      return `$${node.name}`;
+    case 'classMethod':
+      return `##class(${node.className}).${node.method}(${node.args.map((a) => (a ? show(a) : '_')).join(',')})`;
+    case 'case':
+      return `$CASE(${show(node.subject)},${node.pairs.map((p) => `${show(p.when)}:${show(p.then)}`).join(',')}${node.otherwise ? `,:${show(node.otherwise)}` : ''})`;
+    case 'select':
+      return `$SELECT(${node.pairs.map((p) => `${show(p.when)}:${show(p.then)}`).join(',')})`;
   }
 }
 
@@ -52,7 +66,9 @@ describe('parseExpression', () => {
     expect(p('$SYSTEM.Encryption.Base64Encode("a")')).toBe('##class(%SYSTEM.Encryption).Base64Encode("a")');
     expect(p('$CASE(x,1:"a",2:"b",:"z")')).toBe('$CASE(x,1:"a",2:"b",:"z")');
     expect(p('$S(a:1,1:2)')).toBe('$SELECT(a:1,1:2)');
-    expect(p('x?3N1"-"2.4A')).toBe('(x?[{"kind":"codes","min":3,"max":3,"codes":"N"},{"kind":"literal","min":1,"max":1,"text":"-"},{"kind":"codes","min":2,"max":4,"codes":"A"}])');
+    expect(p('x?3N1"-"2.4A')).toBe(
+      '(x?[{"kind":"codes","min":3,"max":3,"codes":"N"},{"kind":"literal","min":1,"max":1,"text":"-"},{"kind":"codes","min":2,"max":4,"codes":"A"}])',
+    );
     expect(p("x'?@pat")).toBe("(x'?pat)");
     expect(p('$E(x,*-2,*)')).toBe('$EXTRACT(x,($*-2),$*)'.replace('EXTRACT', 'E'));
   });

@@ -9,13 +9,52 @@ import { parseVPath } from './vpath.ts';
 
 /** Methods callable on documents and collections (`source.GetValueAt("x")`, `list.Count()`). */
 export const KNOWN_METHODS = new Set([
-  'GetValueAt', 'SetValueAt', 'Count', 'GetAt', 'SetAt', 'Insert', 'InsertAt', 'RemoveAt', 'Clear',
-  'IsDefined', '%IsDefined', '%Get', '%Set', '%Size', '%Push', '%Remove', '%ToJSON',
+  'GetValueAt',
+  'SetValueAt',
+  'Count',
+  'GetAt',
+  'SetAt',
+  'Insert',
+  'InsertAt',
+  'RemoveAt',
+  'Clear',
+  'IsDefined',
+  '%IsDefined',
+  '%Get',
+  '%Set',
+  '%Size',
+  '%Push',
+  '%Remove',
+  '%ToJSON',
 ]);
 
 const BINARY_OPS: BinaryOp[] = [
-  "']]", '**', ']]', '&&', '||', '<=', '>=', "'=", "'<", "'>", "'[", "']",
-  '+', '-', '*', '/', '\\', '#', '_', '=', '<', '>', '[', ']', '&', '!',
+  "']]",
+  '**',
+  ']]',
+  '&&',
+  '||',
+  '<=',
+  '>=',
+  "'=",
+  "'<",
+  "'>",
+  "'[",
+  "']",
+  '+',
+  '-',
+  '*',
+  '/',
+  '\\',
+  '#',
+  '_',
+  '=',
+  '<',
+  '>',
+  '[',
+  ']',
+  '&',
+  '!',
 ];
 const IDENT = /[%A-Za-z][A-Za-z0-9]*/y;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
@@ -223,7 +262,13 @@ export class ExprParser {
       if (!rest || !rest[0].includes('.')) this.fail('expected $SYSTEM.Class.Method(…)');
       this.i += rest[0].length;
       const dot = rest[0].lastIndexOf('.');
-      return { kind: 'classMethod', className: `%SYSTEM.${rest[0].slice(0, dot)}`, method: rest[0].slice(dot + 1), args: this.peek('(') ? this.parseArgs() : [], pos: this.pos(start) };
+      return {
+        kind: 'classMethod',
+        className: `%SYSTEM.${rest[0].slice(0, dot)}`,
+        method: rest[0].slice(dot + 1),
+        args: this.peek('(') ? this.parseArgs() : [],
+        pos: this.pos(start),
+      };
     }
     if (!this.peek('(')) return { kind: 'special', name, pos: this.pos(start) };
     if (name === 'CASE') return this.parseCase(start);
@@ -308,7 +353,10 @@ export class ExprParser {
           this.i += 2;
           steps.push({ kind: 'member', name, pos: this.pos(memberStart) }, { kind: 'index', index: { k: 'all' }, pos: this.pos(memberStart) });
         } else if (this.peek('(')) {
-          const target: ExprNode = steps.length === 0 && !isDocumentRoot(root) ? { kind: 'local', name: root, pos: this.pos(start) } : { kind: 'path', root, steps: [...steps], pos: this.pos(start) };
+          const target: ExprNode =
+            steps.length === 0 && !isDocumentRoot(root)
+              ? { kind: 'local', name: root, pos: this.pos(start) }
+              : { kind: 'path', root, steps: [...steps], pos: this.pos(start) };
           const call: ExprNode = { kind: 'method', target, name, args: this.parseArgs(), pos: this.pos(memberStart) };
           if (this.peek('.') && !this.peek('..')) this.fail('chained calls after a method call are not supported');
           return call;

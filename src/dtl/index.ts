@@ -32,17 +32,7 @@ export type { DtlDiagnostic, Position } from './diagnostics.ts';
 export { formatDiagnostic } from './diagnostics.ts';
 export { BARE_XML_PARAMETERS, parseTransform, type ParseOptions } from './parse-transform.ts';
 export { compileTransform, validateTransform } from './transform.ts';
-export type {
-  CompiledTransform,
-  DtlHost,
-  DtlResult,
-  DtlRunError,
-  DtlTraceEntry,
-  PythonRequest,
-  PythonResult,
-  RunOptions,
-  SqlQuery,
-} from './types.ts';
+export type { CompiledTransform, DtlHost, DtlResult, DtlRunError, DtlTraceEntry, PythonRequest, PythonResult, RunOptions, SqlQuery } from './types.ts';
 export type { JsonValue } from './values.ts';
 export { serializeTransform, serializeTransformClass } from './serialize.ts';
 export { parseTestEnvelope } from './test-envelope.ts';

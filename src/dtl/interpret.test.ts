@@ -6,7 +6,11 @@ const T = (body: string): string => `<transform sourceClass='A' targetClass='B'>
 
 describe('interpretTransform', () => {
   it('walks the model and gives the same results as the compiled closures', () => {
-    const ast = parseTransform(T(`<assign value='0' property='t'/><foreach property='source.{l()}' key='k'><if condition='k=3'><true><break/></true></if><assign value='t+source.{l(k)}' property='t'/></foreach><assign value='t_"/"_k' property='target.{r}'/><trace value='$CASE(t,3:"three",:"?")'/>`));
+    const ast = parseTransform(
+      T(
+        `<assign value='0' property='t'/><foreach property='source.{l()}' key='k'><if condition='k=3'><true><break/></true></if><assign value='t+source.{l(k)}' property='t'/></foreach><assign value='t_"/"_k' property='target.{r}'/><trace value='$CASE(t,3:"three",:"?")'/>`,
+      ),
+    );
     const r = interpretTransform(ast).run({ l: [1, 2, 3, 4] });
     expect(r).toMatchObject({ status: 'ok', target: { r: '3/3' }, trace: [{ category: 'user', text: 'three' }] });
   });
@@ -17,6 +21,8 @@ describe('interpretTransform', () => {
   });
 
   it('refuses what only the compiler runs', () => {
-    expect(() => interpretTransform(parseTransform(T(`<code><![CDATA[ Set a=1]]></code>`), 'c.dtl'))).toThrow(/c\.dtl:1:\d+: the AST interpreter does not run <code>/);
+    expect(() => interpretTransform(parseTransform(T(`<code><![CDATA[ Set a=1]]></code>`), 'c.dtl'))).toThrow(
+      /c\.dtl:1:\d+: the AST interpreter does not run <code>/,
+    );
   });
 });

@@ -28,7 +28,8 @@ class Interpreter {
   private readonly parsed = new WeakMap<object, Map<string, ExprNode>>();
 
   constructor(private readonly ast: TransformNode) {
-    if (ast.classMethods.length > 0) throw new ConveyorError('ERR_DTL', `${ast.document}: the AST interpreter does not run class methods; use compileTransform`);
+    if (ast.classMethods.length > 0)
+      throw new ConveyorError('ERR_DTL', `${ast.document}: the AST interpreter does not run class methods; use compileTransform`);
     this.prepare(ast.actions);
   }
 
@@ -37,7 +38,10 @@ class Interpreter {
     for (const a of actions) {
       if (a.disabled) continue;
       if (a.kind === 'code' || a.kind === 'sql' || a.kind === 'subtransform' || a.languageOverride === 'python' || this.ast.language === 'python') {
-        throw new ConveyorError('ERR_DTL', `${this.ast.document}:${a.pos.line}:${a.pos.column}: the AST interpreter does not run <${a.kind}> or Python; use compileTransform`);
+        throw new ConveyorError(
+          'ERR_DTL',
+          `${this.ast.document}:${a.pos.line}:${a.pos.column}: the AST interpreter does not run <${a.kind}> or Python; use compileTransform`,
+        );
       }
       const exprs = new Map<string, ExprNode>();
       const add = (attr: string, text: string): void => {
@@ -95,7 +99,10 @@ class Interpreter {
         return this.assign(a, ctx);
       case 'foreach': {
         const node = this.expr(a, 'property') as Extract<ExprNode, { kind: 'path' }>;
-        const steps = node.steps[node.steps.length - 1]?.kind === 'index' && (node.steps[node.steps.length - 1] as { index: { k: string } }).index.k === 'all' ? node.steps.slice(0, -1) : node.steps;
+        const steps =
+          node.steps[node.steps.length - 1]?.kind === 'index' && (node.steps[node.steps.length - 1] as { index: { k: string } }).index.k === 'all'
+            ? node.steps.slice(0, -1)
+            : node.steps;
         const key = a.key.trim();
         ctx.locals[key] = '';
         for (;;) {
@@ -142,7 +149,13 @@ class Interpreter {
     }
     const target = this.expr(a, 'property');
     if (target.kind === 'local') {
-      ctx.locals[target.name] = typeof v === 'object' && v !== null && !(v instanceof StarRef) && (Array.isArray(v) || v instanceof Fanout || Object.getPrototypeOf(v) === Object.prototype) ? cloneJson(toJson(v)) : v;
+      ctx.locals[target.name] =
+        typeof v === 'object' &&
+        v !== null &&
+        !(v instanceof StarRef) &&
+        (Array.isArray(v) || v instanceof Fanout || Object.getPrototypeOf(v) === Object.prototype)
+          ? cloneJson(toJson(v))
+          : v;
       return;
     }
     if (target.kind !== 'path' || target.root === 'source') throw new ObjectScriptError('SYNTAX', `cannot assign to ${a.property}`, a.pos);
@@ -216,7 +229,8 @@ class Interpreter {
         return node.op === '-' ? toNum(v).neg() : node.op === '+' ? toNum(v) : bool(!truthy(v));
       }
       case 'binary': {
-        if (node.left.kind === 'special' && node.left.name === '*') return new StarRef((node.op === '-' ? -1 : 1) * toNum(this.eval(node.right, ctx)).trunc().toJs());
+        if (node.left.kind === 'special' && node.left.name === '*')
+          return new StarRef((node.op === '-' ? -1 : 1) * toNum(this.eval(node.right, ctx)).trunc().toJs());
         if (node.op === '&&') return bool(truthy(this.eval(node.left, ctx)) && truthy(this.eval(node.right, ctx)));
         if (node.op === '||') return bool(truthy(this.eval(node.left, ctx)) || truthy(this.eval(node.right, ctx)));
         return applyOperator(node.op, this.eval(node.left, ctx), this.eval(node.right, ctx), node.pos);
@@ -231,7 +245,12 @@ class Interpreter {
         const name = systemFunctionName(node.name);
         if (name === 'GET' || name === 'DATA') {
           const ref = node.args[0]!;
-          const v = ref.kind === 'local' ? (ctx.locals[ref.name] ?? MISSING) : ref.kind === 'path' ? readPath(this.root(ref.root, ctx), this.steps(ref.steps, ctx)) : MISSING;
+          const v =
+            ref.kind === 'local'
+              ? (ctx.locals[ref.name] ?? MISSING)
+              : ref.kind === 'path'
+                ? readPath(this.root(ref.root, ctx), this.steps(ref.steps, ctx))
+                : MISSING;
           if (name === 'DATA') return bool(v !== MISSING);
           return v === MISSING ? (node.args[1] ? this.eval(node.args[1], ctx) : '') : v;
         }

@@ -37,19 +37,41 @@ async function run(text: string, source: JsonValue): Promise<{ target: JsonValue
 
 describe('IoP transformation cases', () => {
   it('T1: JSON document → Ens.StringResponse', async () => {
-    const text = cls('Case.SimpleGet', 'IOP.Message', 'Ens.StringResponse', `<assign value='source.{string}' property='target.StringValue' action='set' />`, `sourceDocType='fixtures.message.SimpleMessage'`);
+    const text = cls(
+      'Case.SimpleGet',
+      'IOP.Message',
+      'Ens.StringResponse',
+      `<assign value='source.{string}' property='target.StringValue' action='set' />`,
+      `sourceDocType='fixtures.message.SimpleMessage'`,
+    );
     expect(await run(text, { string: 'Foo', integer: 42 })).toEqual({ target: { StringValue: 'Foo' }, classname: 'Ens.StringResponse' });
   });
 
   it('T2 and T3: nested and indexed reads into Ens.StringRequest', async () => {
-    const nested = cls('Case.ComplexGet', 'IOP.Message', 'Ens.StringRequest', `<assign value='source.{post.Title}' property='target.StringValue' action='set' />`);
+    const nested = cls(
+      'Case.ComplexGet',
+      'IOP.Message',
+      'Ens.StringRequest',
+      `<assign value='source.{post.Title}' property='target.StringValue' action='set' />`,
+    );
     expect((await run(nested, { post: { Title: 'Foo' }, string: 'bar', list_str: ['Foo', 'Bar'] })).target).toEqual({ StringValue: 'Foo' });
-    const indexed = cls('Case.ComplexGetList', 'IOP.Message', 'Ens.StringRequest', `<assign value='source.{list_post(2).Title}' property='target.StringValue' action='set' />`);
+    const indexed = cls(
+      'Case.ComplexGetList',
+      'IOP.Message',
+      'Ens.StringRequest',
+      `<assign value='source.{list_post(2).Title}' property='target.StringValue' action='set' />`,
+    );
     expect((await run(indexed, { post: { Title: 'Foo' }, list_post: [{ Title: 'Bar' }, { Title: 'Foo' }] })).target).toEqual({ StringValue: 'Foo' });
   });
 
   it('T4: Ens.StringRequest → JSON document of the target doc type', async () => {
-    const text = cls('Case.SimpleSet', 'Ens.StringRequest', 'IOP.Message', `<assign value='source.StringValue' property='target.{string}' action='set' />`, `targetDocType='fixtures.message.SimpleMessage'`);
+    const text = cls(
+      'Case.SimpleSet',
+      'Ens.StringRequest',
+      'IOP.Message',
+      `<assign value='source.StringValue' property='target.{string}' action='set' />`,
+      `targetDocType='fixtures.message.SimpleMessage'`,
+    );
     expect(await run(text, { StringValue: 'Foo' })).toEqual({ target: { string: 'Foo' }, classname: 'fixtures.message.SimpleMessage' });
   });
 

@@ -7,7 +7,14 @@ const at = (n: number): ResolvedStep => ({ t: 'pos', n });
 const ALL: ResolvedStep = { t: 'all' };
 
 describe('readPath', () => {
-  const doc = { string: 'Foo', post: { Title: 'Foo' }, list_str: ['Foo', 'Bar'], list: ['Foo', ['Bar', 'Baz']], list_post: [{ Title: 'Bar' }, { Title: 'Foo' }], d: { '2': 'two', b: 'bee' } };
+  const doc = {
+    string: 'Foo',
+    post: { Title: 'Foo' },
+    list_str: ['Foo', 'Bar'],
+    list: ['Foo', ['Bar', 'Baz']],
+    list_post: [{ Title: 'Bar' }, { Title: 'Foo' }],
+    d: { '2': 'two', b: 'bee' },
+  };
 
   it('follows IoP GetValueAt vectors G1–G7 (1-based positions)', () => {
     expect(readPath(doc, [m('string')])).toBe('Foo');
@@ -82,7 +89,10 @@ describe('writePath', () => {
   it('writes through a () step into every existing element', () => {
     const doc = { items: [{ n: 1 }, { n: 2 }] };
     writePath(doc, [m('items'), ALL, m('flag')], 'set', '', 'Y');
-    expect(doc.items).toEqual([{ n: 1, flag: 'Y' }, { n: 2, flag: 'Y' }]);
+    expect(doc.items).toEqual([
+      { n: 1, flag: 'Y' },
+      { n: 2, flag: 'Y' },
+    ]);
   });
 
   it('stores a "__proto__" key as data, never as the prototype', () => {

@@ -8,13 +8,7 @@ import { Fanout, setMember } from './values.ts';
 export const MISSING: unique symbol = Symbol('missing');
 
 /** A step whose index is already known: a member name, a position, a key or a fan-out. */
-export type ResolvedStep =
-  | { t: 'member'; name: string }
-  | { t: 'pos'; n: number }
-  | { t: 'key'; key: string }
-  | { t: 'all' }
-  | { t: 'count' }
-  | { t: 'last' };
+export type ResolvedStep = { t: 'member'; name: string } | { t: 'pos'; n: number } | { t: 'key'; key: string } | { t: 'all' } | { t: 'count' } | { t: 'last' };
 
 /** A write that cannot be done (the path runs into a scalar, a list is expected, …): an action error. */
 export class PathError extends Error {}
@@ -228,4 +222,3 @@ export function nextKey(collection: unknown, key: unknown): number | string {
   const at = keys.indexOf(String(key));
   return at >= 0 && at + 1 < keys.length ? keys[at + 1]! : '';
 }
-

@@ -19,7 +19,8 @@ export function lookupNameProblem(name: string): string | null {
   if (common) return common;
   if (name.includes(',')) return `the lookup table name ${JSON.stringify(name)} contains ","; GET /lookups/export?table= lists names with commas`;
   if (reservedLookupNames.includes(name)) return `"${name}" is reserved (GET /lookups/${name} is a route of its own); choose another name`;
-  if (encodeURIComponent(name).length > maxLookupNameLength) return `the lookup table name ${JSON.stringify(name.slice(0, 20))}… is longer than ${maxLookupNameLength} characters once URL-encoded`;
+  if (encodeURIComponent(name).length > maxLookupNameLength)
+    return `the lookup table name ${JSON.stringify(name.slice(0, 20))}… is longer than ${maxLookupNameLength} characters once URL-encoded`;
   return null;
 }
 

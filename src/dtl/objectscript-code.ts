@@ -21,8 +21,23 @@ type Statement = (ctx: RunContext) => Signal;
 
 const MAX_ITERATIONS = 10_000_000;
 const COMMANDS: Record<string, string> = {
-  S: 'SET', SET: 'SET', D: 'DO', DO: 'DO', I: 'IF', IF: 'IF', E: 'ELSE', ELSE: 'ELSE', ELSEIF: 'ELSEIF',
-  F: 'FOR', FOR: 'FOR', Q: 'QUIT', QUIT: 'QUIT', K: 'KILL', KILL: 'KILL', CONTINUE: 'CONTINUE', RETURN: 'RETURN',
+  S: 'SET',
+  SET: 'SET',
+  D: 'DO',
+  DO: 'DO',
+  I: 'IF',
+  IF: 'IF',
+  E: 'ELSE',
+  ELSE: 'ELSE',
+  ELSEIF: 'ELSEIF',
+  F: 'FOR',
+  FOR: 'FOR',
+  Q: 'QUIT',
+  QUIT: 'QUIT',
+  K: 'KILL',
+  KILL: 'KILL',
+  CONTINUE: 'CONTINUE',
+  RETURN: 'RETURN',
 };
 
 function runBlock(statements: Statement[], ctx: RunContext): Signal {
@@ -102,7 +117,10 @@ class CodeParser {
     const word = /^[A-Za-z]+/.exec(this.text.slice(start));
     const command = word ? COMMANDS[word[0].toUpperCase()] : undefined;
     if (!word || !command) {
-      this.fail(`unsupported statement "${this.text.slice(start, start + 20).split('\n')[0]}" in <code> (supported: Set, Do, If/ElseIf/Else, For, Quit, Continue, Kill)`, start);
+      this.fail(
+        `unsupported statement "${this.text.slice(start, start + 20).split('\n')[0]}" in <code> (supported: Set, Do, If/ElseIf/Else, For, Quit, Continue, Kill)`,
+        start,
+      );
     }
     this.p.offset += word[0].length;
     const condition = this.p.eat(':') ? compileExpr(this.p.parseExpr(), this.scope) : null;
@@ -297,7 +315,10 @@ class CodeParser {
 export function compileCode(text: string, base: Position, scope: CompileScope = EMPTY_SCOPE, inMethod = false): (ctx: RunContext) => void {
   if (/^\s*$/.test(text)) return () => undefined;
   if (/(^|\n)[A-Za-z%]/.test(text.replace(/^\n+/, ''))) {
-    const line = text.replace(/^\n+/, '').split('\n').findIndex((l) => /^[A-Za-z%]/.test(l));
+    const line = text
+      .replace(/^\n+/, '')
+      .split('\n')
+      .findIndex((l) => /^[A-Za-z%]/.test(l));
     throw new DtlSyntaxError('ObjectScript <code> lines must start with a space or tab (labels are not supported)', { line: base.line + line, column: 1 });
   }
   const statements = new CodeParser(text, base, scope, inMethod).parseBlock(false);

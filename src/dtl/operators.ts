@@ -15,8 +15,14 @@ function sortsAfter(a: string, b: string): boolean {
   return a !== b && collate([a, b])[0] === b;
 }
 
-const arithmetic = (f: (x: Dec, y: Dec) => Dec): Operator => (a, b) => f(toNum(a), toNum(b));
-const compare = (test: (c: number) => boolean): Operator => (a, b) => bool(test(toNum(a).cmp(toNum(b))));
+const arithmetic =
+  (f: (x: Dec, y: Dec) => Dec): Operator =>
+  (a, b) =>
+    f(toNum(a), toNum(b));
+const compare =
+  (test: (c: number) => boolean): Operator =>
+  (a, b) =>
+    bool(test(toNum(a).cmp(toNum(b))));
 
 export const OPERATORS: Record<Exclude<BinaryOp, '&&' | '||'>, Operator> = {
   '+': arithmetic((x, y) => x.add(y)),

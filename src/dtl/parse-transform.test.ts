@@ -31,10 +31,22 @@ describe('parseTransform', () => {
     expect(ast.language).toBe('objectscript');
     expect(ast.actions.map((a) => a.kind)).toEqual(['assign', 'foreach', 'if', 'switch', 'subtransform', 'code', 'sql']);
     const assign = ast.actions[0]!;
-    expect(assign).toMatchObject({ kind: 'assign', action: 'set', key: '2', disabled: true, languageOverride: 'python', annotation: 'note', pos: { line: 2, column: 1 } });
+    expect(assign).toMatchObject({
+      kind: 'assign',
+      action: 'set',
+      key: '2',
+      disabled: true,
+      languageOverride: 'python',
+      annotation: 'note',
+      pos: { line: 2, column: 1 },
+    });
     expect(ast.actions[1]).toMatchObject({ kind: 'foreach', key: 'k', unload: true, actions: [{ kind: 'break' }] });
     expect(ast.actions[2]).toMatchObject({ kind: 'if', whenTrue: null, whenFalse: [{ kind: 'trace', value: '"f"' }] });
-    expect(ast.actions[3]).toMatchObject({ kind: 'switch', cases: [{ condition: '0', actions: [{ kind: 'comment', annotation: 'c' }] }], otherwise: { actions: [{ kind: 'group' }] } });
+    expect(ast.actions[3]).toMatchObject({
+      kind: 'switch',
+      cases: [{ condition: '0', actions: [{ kind: 'comment', annotation: 'c' }] }],
+      otherwise: { actions: [{ kind: 'group' }] },
+    });
     expect(ast.actions[4]).toMatchObject({ kind: 'subtransform', className: 'X.Y', aux: 'k' });
     expect(ast.actions[5]).toMatchObject({ kind: 'code', text: ' Set x=1', textPos: { line: 7, column: 16 } });
   });
@@ -48,7 +60,9 @@ describe('parseTransform', () => {
 
   it('names the document, line and column of an unknown element', () => {
     const d = diagnosticsOf(T(`<assign value='1' property='target.a'/>\n  <asign value='1'/>`));
-    expect(d).toEqual([{ document: 'doc.dtl', line: 3, column: 3, severity: 'error', message: expect.stringContaining('unknown element <asign> inside <transform>') }]);
+    expect(d).toEqual([
+      { document: 'doc.dtl', line: 3, column: 3, severity: 'error', message: expect.stringContaining('unknown element <asign> inside <transform>') },
+    ]);
     expect(() => parseTransform(T('<bogus/>'), 'doc.dtl')).toThrow(/doc\.dtl:2:1: unknown element <bogus>/);
   });
 
@@ -58,7 +72,12 @@ describe('parseTransform', () => {
   });
 
   it('reports missing and bad attributes with their positions', () => {
-    const d = diagnosticsOf(T(`<assign property='target.a'/>\n<assign value='1' property='target.a' action='move'/>\n<foreach property='source.{x()}'/>\n<if condition='1'><true/><true/></if>`, ` create='merge'`));
+    const d = diagnosticsOf(
+      T(
+        `<assign property='target.a'/>\n<assign value='1' property='target.a' action='move'/>\n<foreach property='source.{x()}'/>\n<if condition='1'><true/><true/></if>`,
+        ` create='merge'`,
+      ),
+    );
     const messages = d.filter((x) => x.severity === 'error').map((x) => `${x.line}:${x.column} ${x.message}`);
     expect(messages).toEqual([
       `1:52 create must be new, copy or existing, found "merge"`,
@@ -75,7 +94,11 @@ describe('parseTransform', () => {
   });
 
   it('refuses misplaced children and bad flag values', () => {
-    const d = diagnosticsOf(T(`<if condition='1'><assign value='1' property='x'/></if>\n<switch><default/><case condition='1'/></switch>\n<assign value='1' property='x' disabled='maybe'><trace value='1'/></assign>`));
+    const d = diagnosticsOf(
+      T(
+        `<if condition='1'><assign value='1' property='x'/></if>\n<switch><default/><case condition='1'/></switch>\n<assign value='1' property='x' disabled='maybe'><trace value='1'/></assign>`,
+      ),
+    );
     expect(d.map((x) => x.message)).toEqual([
       '<if> may only contain <true>, <false> and <annotation>, found <assign>',
       '<case> must come before <default>',
@@ -85,7 +108,9 @@ describe('parseTransform', () => {
   });
 
   it('reports malformed XML and a wrong root as positioned errors', () => {
-    expect(() => parseTransform(`<transform sourceClass='A' targetClass='B'>\n<assign value='1' property='x'>\n</transform>`, 'bad.xml')).toThrow(/bad\.xml:3:\d+: malformed XML/);
+    expect(() => parseTransform(`<transform sourceClass='A' targetClass='B'>\n<assign value='1' property='x'>\n</transform>`, 'bad.xml')).toThrow(
+      /bad\.xml:3:\d+: malformed XML/,
+    );
     expect(() => parseTransform(`<transformation/>`, 'r.xml')).toThrow(/r\.xml:1:1: expected a <transform> root element/);
   });
 });

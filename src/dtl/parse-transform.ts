@@ -146,7 +146,8 @@ class Reader {
       case 'assign': {
         const actionAttr = el.attributes.get('action');
         const action = (actionAttr?.value.trim() || 'set') as AssignAction;
-        if (!ASSIGN_ACTIONS.includes(action)) this.error(actionAttr!.pos, `unknown assign action "${actionAttr!.value}" (expected ${ASSIGN_ACTIONS.join(', ')})`);
+        if (!ASSIGN_ACTIONS.includes(action))
+          this.error(actionAttr!.pos, `unknown assign action "${actionAttr!.value}" (expected ${ASSIGN_ACTIONS.join(', ')})`);
         const valueNeeded = action !== 'remove' && action !== 'clear';
         const value = valueNeeded ? this.required(el, 'value') : this.optional(el, 'value');
         this.noChildren(el);

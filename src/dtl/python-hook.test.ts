@@ -29,7 +29,15 @@ describe('Python hook', () => {
     });
     ctx.locals.n = Dec.fromJs(1.5);
     expect(await pythonExpression(' source.{a} + 1 ', 'import math', { line: 1, column: 1 })(ctx)).toBe(42);
-    expect(seen[0]).toEqual({ mode: 'eval', code: 'source.GetValueAt("a") + 1', imports: 'import math', source: { a: 1 }, target: { keep: 1 }, aux: 'x', locals: { n: 1.5 } });
+    expect(seen[0]).toEqual({
+      mode: 'eval',
+      code: 'source.GetValueAt("a") + 1',
+      imports: 'import math',
+      source: { a: 1 },
+      target: { keep: 1 },
+      aux: 'x',
+      locals: { n: 1.5 },
+    });
     await pythonBlock('x = 1', '', { line: 1, column: 1 })(ctx);
     // The caller's target object is kept (create="existing") and its contents replaced.
     expect(ctx.target).toBe(target);
@@ -39,7 +47,10 @@ describe('Python hook', () => {
 
   it('fails with a positioned runtime error without a hook, and wraps Python failures', async () => {
     const base = { source: {}, target: {}, aux: '', params: defaultParameters(), document: 'd' };
-    await expect(pythonExpression('1', '', { line: 3, column: 4 })(newContext({ ...base, host: {} }))).rejects.toMatchObject({ message: '<PYTHON> this host cannot run Python (no runPython hook)', pos: { line: 3, column: 4 } });
+    await expect(pythonExpression('1', '', { line: 3, column: 4 })(newContext({ ...base, host: {} }))).rejects.toMatchObject({
+      message: '<PYTHON> this host cannot run Python (no runPython hook)',
+      pos: { line: 3, column: 4 },
+    });
     const failing = newContext({ ...base, host: { runPython: () => Promise.reject(new Error('NameError: name x is not defined')) } });
     await expect(pythonExpression('x', '', { line: 1, column: 1 })(failing)).rejects.toThrow('<PYTHON EXCEPTION> NameError: name x is not defined');
   });

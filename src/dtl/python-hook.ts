@@ -43,7 +43,11 @@ function request(ctx: RunContext, mode: 'eval' | 'exec', code: string, imports: 
 export function rewriteCurlyPaths(code: string): string {
   return code
     .split(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\b(source|target)\.\{([^{}]*)\}/g, (_m, root: string, path: string) => `${root}.GetValueAt(${JSON.stringify(path.trim())})`)))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part.replace(/\b(source|target)\.\{([^{}]*)\}/g, (_m, root: string, path: string) => `${root}.GetValueAt(${JSON.stringify(path.trim())})`),
+    )
     .join('');
 }
 
@@ -58,7 +62,14 @@ export function pythonBlock(code: string, imports: string, pos: Position): (ctx:
   return async (ctx) => {
     const result = await call(ctx, request(ctx, 'exec', code, imports), pos);
     if (result.target !== undefined) {
-      if (typeof ctx.target === 'object' && ctx.target !== null && !Array.isArray(ctx.target) && typeof result.target === 'object' && result.target !== null && !Array.isArray(result.target)) {
+      if (
+        typeof ctx.target === 'object' &&
+        ctx.target !== null &&
+        !Array.isArray(ctx.target) &&
+        typeof result.target === 'object' &&
+        result.target !== null &&
+        !Array.isArray(result.target)
+      ) {
         // Keep the caller's object (create="existing") and replace its contents.
         const target = ctx.target as Record<string, unknown>;
         for (const key of Object.keys(target)) delete target[key];

@@ -7,7 +7,10 @@ const ORDER = {
   properties: { id: { type: 'string' }, items: { type: 'array', items: { $ref: '#/$defs/Item' } } },
   $defs: { Item: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer' } } } },
 };
-const INVOICE = { type: 'object', properties: { lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } } } }, total: { type: 'number' } } };
+const INVOICE = {
+  type: 'object',
+  properties: { lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' } } } }, total: { type: 'number' } },
+};
 
 describe('checkPathsAgainstSchemas', () => {
   it('warns, at their positions, about paths the doc-type schemas do not describe', () => {

@@ -78,7 +78,11 @@ function visit(node: ExprNode, found: (root: string, steps: PathStep[], pos: Pos
 function expressions(action: ActionNode): [string, string][] {
   switch (action.kind) {
     case 'assign':
-      return [['property', action.property], ['value', action.value], ['key', action.key]];
+      return [
+        ['property', action.property],
+        ['value', action.value],
+        ['key', action.key],
+      ];
     case 'foreach':
       return [['property', action.property]];
     case 'if':
@@ -86,7 +90,11 @@ function expressions(action: ActionNode): [string, string][] {
     case 'trace':
       return [['value', action.value]];
     case 'subtransform':
-      return [['sourceObj', action.sourceObj], ['targetObj', action.targetObj], ['aux', action.aux]];
+      return [
+        ['sourceObj', action.sourceObj],
+        ['targetObj', action.targetObj],
+        ['aux', action.aux],
+      ];
     default:
       return [];
   }

@@ -3,7 +3,9 @@ import { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
 
 /** name:type, children in brackets — a compact view of the tree. */
 function show(nodes: SchemaTreeNode[]): string[] {
-  return nodes.map((n) => `${n.path}:${n.type}${n.enum ? `{${n.enum.join(',')}}` : ''}${n.required ? '!' : ''}${n.children.length ? `[${show(n.children).join(' ')}]` : ''}`);
+  return nodes.map(
+    (n) => `${n.path}:${n.type}${n.enum ? `{${n.enum.join(',')}}` : ''}${n.required ? '!' : ''}${n.children.length ? `[${show(n.children).join(' ')}]` : ''}`,
+  );
 }
 
 const POST_SCHEMA = {

@@ -32,7 +32,6 @@ describe('serializeTransform', () => {
     roundTrip(EVERYTHING, 'everything.dtl');
   });
 
-
   it('writes an IRIS class that reads back with its name, DependsOn and parameters', () => {
     const ast = parseTransform(EVERYTHING, 'x', { parameters: { IGNOREMISSINGSOURCE: 0, GENERATEEMPTYSEGMENTS: 1 } });
     const cls = serializeTransformClass({ ...ast, dependsOn: ['IOP.Message'] }, 'Demo.Everything');
@@ -41,6 +40,12 @@ describe('serializeTransform', () => {
     const back = parseTransform(cls, 'Demo.Everything.cls');
     expect(back.className).toBe('Demo.Everything');
     expect(withoutPositions({ ...back, className: null, dependsOn: [] })).toEqual(withoutPositions(ast));
-    expect(() => compileTransform(parseTransform(serializeTransformClass(parseTransform(`<transform sourceClass='A' targetClass='B'><assign value='1' property='target.x'/></transform>`))))).not.toThrow();
+    expect(() =>
+      compileTransform(
+        parseTransform(
+          serializeTransformClass(parseTransform(`<transform sourceClass='A' targetClass='B'><assign value='1' property='target.x'/></transform>`)),
+        ),
+      ),
+    ).not.toThrow();
   });
 });

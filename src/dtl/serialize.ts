@@ -6,7 +6,14 @@
 import { PARAMETER_NAMES, type ActionNode, type CaseNode, type TransformNode } from './ast.ts';
 
 function attr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&apos;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 }
 
 function text(value: string): string {
@@ -61,7 +68,12 @@ function action(node: ActionNode, indent: string): string {
         indent,
       );
     case 'foreach':
-      return element('foreach', [['property', node.property], ['key', node.key], ['unload', node.unload ? '1' : null], ...common(node)], [...notes, ...actions(node.actions, inner)], indent);
+      return element(
+        'foreach',
+        [['property', node.property], ['key', node.key], ['unload', node.unload ? '1' : null], ...common(node)],
+        [...notes, ...actions(node.actions, inner)],
+        indent,
+      );
     case 'if': {
       const branches: string[] = [];
       if (node.whenTrue) branches.push(element('true', [], actions(node.whenTrue, `${inner}  `), inner));
@@ -104,7 +116,11 @@ export function serializeTransform(ast: TransformNode): string {
     ['create', ast.create],
     ['language', ast.language],
   ];
-  const children = [...annotation(ast.annotation, ''), ...(ast.pythonImports === '' ? [] : [`<pyFromImport>${text(ast.pythonImports)}</pyFromImport>\n`]), ...actions(ast.actions, '')];
+  const children = [
+    ...annotation(ast.annotation, ''),
+    ...(ast.pythonImports === '' ? [] : [`<pyFromImport>${text(ast.pythonImports)}</pyFromImport>\n`]),
+    ...actions(ast.actions, ''),
+  ];
   return `<transform${attributes(attrs)} >\n${children.join('')}</transform>\n`;
 }
 

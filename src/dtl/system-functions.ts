@@ -99,7 +99,11 @@ const defs: Record<string, FunctionDef> = {
       return Dec.fromInt(code ?? -1);
     },
   },
-  CHAR: { min: 1, max: 32, call: (_c, args) => args.map((a) => (a === undefined || toNum(a).sign() < 0 ? '' : String.fromCodePoint(toNum(a).toJs()))).join('') },
+  CHAR: {
+    min: 1,
+    max: 32,
+    call: (_c, args) => args.map((a) => (a === undefined || toNum(a).sign() < 0 ? '' : String.fromCodePoint(toNum(a).toJs()))).join(''),
+  },
   REVERSE: { min: 1, max: 1, call: (_c, [v]) => [...str(v)].reverse().join('') },
   ZABS: { min: 1, max: 1, call: (_c, [v]) => (toNum(v).sign() < 0 ? toNum(v).neg() : toNum(v)) },
   MATCH: {
@@ -152,9 +156,27 @@ const defs: Record<string, FunctionDef> = {
 };
 
 const ALIASES: Record<string, string> = {
-  E: 'EXTRACT', P: 'PIECE', L: 'LENGTH', F: 'FIND', TR: 'TRANSLATE', ZCVT: 'ZCONVERT', J: 'JUSTIFY',
-  FN: 'FNUMBER', NUM: 'NUMBER', A: 'ASCII', C: 'CHAR', RE: 'REVERSE', ZD: 'ZDATE', ZDH: 'ZDATEH',
-  ZT: 'ZTIME', ZTH: 'ZTIMEH', ZDT: 'ZDATETIME', ZDTH: 'ZDATETIMEH', G: 'GET', D: 'DATA', S: 'SELECT',
+  E: 'EXTRACT',
+  P: 'PIECE',
+  L: 'LENGTH',
+  F: 'FIND',
+  TR: 'TRANSLATE',
+  ZCVT: 'ZCONVERT',
+  J: 'JUSTIFY',
+  FN: 'FNUMBER',
+  NUM: 'NUMBER',
+  A: 'ASCII',
+  C: 'CHAR',
+  RE: 'REVERSE',
+  ZD: 'ZDATE',
+  ZDH: 'ZDATEH',
+  ZT: 'ZTIME',
+  ZTH: 'ZTIMEH',
+  ZDT: 'ZDATETIME',
+  ZDTH: 'ZDATETIMEH',
+  G: 'GET',
+  D: 'DATA',
+  S: 'SELECT',
 };
 
 /** Canonical name of a $ function (`$E` → EXTRACT). */

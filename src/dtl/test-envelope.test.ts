@@ -13,7 +13,9 @@ describe('parseTestEnvelope', () => {
   });
 
   it('names the line and column where the JSON inside the envelope goes wrong', () => {
-    expect(() => parseTestEnvelope('<test><Message><json><![CDATA[\n{"a": 1,\n "b": }]]></json></Message></test>', 'payload.xml')).toThrow(/^payload\.xml:3:7: the test message is not valid JSON/);
+    expect(() => parseTestEnvelope('<test><Message><json><![CDATA[\n{"a": 1,\n "b": }]]></json></Message></test>', 'payload.xml')).toThrow(
+      /^payload\.xml:3:7: the test message is not valid JSON/,
+    );
     expect(() => parseTestEnvelope('{"a": [1, 2', 'inline')).toThrow(/^inline:1:12: /);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseTransform } from './parse-transform.ts';
 import { compileTransform, validateTransform } from './transform.ts';
 
-const doc = (attrs: string, body = `<assign value='"x"' property='target.{y}'/>`): string => `<transform sourceClass='IOP.Message' targetClass='IOP.Message' targetDocType='demo.Out' ${attrs}>${body}</transform>`;
+const doc = (attrs: string, body = `<assign value='"x"' property='target.{y}'/>`): string =>
+  `<transform sourceClass='IOP.Message' targetClass='IOP.Message' targetDocType='demo.Out' ${attrs}>${body}</transform>`;
 
 describe('compileTransform and runs', () => {
   it('creates a new target, a copy of the source, or uses the caller target', async () => {
@@ -20,7 +21,13 @@ describe('compileTransform and runs', () => {
   it('refuses create="existing" without a target, with an error result', async () => {
     const r = await compileTransform(parseTransform(doc(`create='existing'`), 'e.dtl')).run({});
     expect(r.status).toBe('error');
-    expect(r.errors[0]).toMatchObject({ kind: 'runtime', document: 'e.dtl', line: 1, column: 1, message: `create="existing" needs the caller's target, and none was given` });
+    expect(r.errors[0]).toMatchObject({
+      kind: 'runtime',
+      document: 'e.dtl',
+      line: 1,
+      column: 1,
+      message: `create="existing" needs the caller's target, and none was given`,
+    });
   });
 
   it('names the target class: the doc type for IOP.Message, the class otherwise', async () => {
@@ -61,11 +68,21 @@ XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]
 
   it('warns when an IOP.Message target has no doc type', () => {
     const d = validateTransform(parseTransform(`<transform sourceClass='IOP.Message' targetClass='IOP.Message'/>`, 'w.dtl'));
-    expect(d).toEqual([{ document: 'w.dtl', line: 1, column: 1, severity: 'warning', message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class' }]);
+    expect(d).toEqual([
+      {
+        document: 'w.dtl',
+        line: 1,
+        column: 1,
+        severity: 'warning',
+        message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class',
+      },
+    ]);
   });
 
   it('keeps runs independent: locals and targets do not leak between runs', async () => {
-    const compiled = compileTransform(parseTransform(doc('', `<if condition='$DATA(seen)'><true><assign value='1' property='target.{leak}'/></true></if><assign value='1' property='seen'/>`)));
+    const compiled = compileTransform(
+      parseTransform(doc('', `<if condition='$DATA(seen)'><true><assign value='1' property='target.{leak}'/></true></if><assign value='1' property='seen'/>`)),
+    );
     await compiled.run({});
     expect((await compiled.run({})).target).toEqual({});
   });

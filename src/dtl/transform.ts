@@ -26,7 +26,12 @@ export function checkTransform(ast: TransformNode): CheckResult {
   for (const w of ast.warnings) state.diagnostics.push({ document: ast.document, ...w.pos, severity: 'warning', message: w.message });
   if (ast.targetClass === 'IOP.Message' && ast.targetDocType === '') {
     // IoP sets the target's classname from the doc type: without one the result is no Python class.
-    state.diagnostics.push({ document: ast.document, ...ast.pos, severity: 'warning', message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class' });
+    state.diagnostics.push({
+      document: ast.document,
+      ...ast.pos,
+      severity: 'warning',
+      message: 'targetClass is IOP.Message but targetDocType is empty: the target will have no message class',
+    });
   }
   const body = compileActions(state);
   return { diagnostics: state.diagnostics, state, body };
@@ -108,4 +113,3 @@ export function compileTransform(ast: TransformNode): CompiledTransform {
     },
   };
 }
-

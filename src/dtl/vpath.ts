@@ -50,7 +50,8 @@ export function parseVPath(text: string, base: Position): PathStep[] {
     }
     if (i === stepStart) throw new DtlSyntaxError(`unexpected "${text[i]}" in path "${text}"`, at(i));
     if (i >= text.length) return steps;
-    if (text[i] === ':') throw new DtlSyntaxError(`unexpected ":" in path "${text}": HL7-style Segment:Field paths are not supported (documents are JSON)`, at(i));
+    if (text[i] === ':')
+      throw new DtlSyntaxError(`unexpected ":" in path "${text}": HL7-style Segment:Field paths are not supported (documents are JSON)`, at(i));
     if (text[i] !== '.') throw new DtlSyntaxError(`unexpected "${text[i]}" in path "${text}"`, at(i));
     i += 1;
     if (i >= text.length) throw new DtlSyntaxError(`path "${text}" ends with "."`, at(i - 1));
@@ -66,4 +67,3 @@ function findClose(text: string, open: number): number {
   }
   return -1;
 }
-

@@ -56,7 +56,7 @@ function positionOf(starts: number[], index: number): Position {
 /** For each decoded character of an attribute value, its index in the raw text (plus the end). */
 function decodingMap(raw: string): number[] {
   const map: number[] = [];
-  for (let r = 0; r < raw.length; ) {
+  for (let r = 0; r < raw.length;) {
     map.push(r);
     if (raw[r] === '&') {
       const semi = raw.indexOf(';', r);

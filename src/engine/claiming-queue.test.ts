@@ -73,7 +73,12 @@ describe('ClaimingQueue on a real SQLite store', () => {
     expect([a.depth, b.depth]).toEqual([2, 2]);
     const rest = await Promise.all([a.take(), a.take(), b.take(), b.take()]);
     const byNode = { 'node-a': [first[0], rest[0], rest[1]], 'node-b': [first[1], rest[2], rest[3]] };
-    expect(Object.values(byNode).flat().map((m) => m?.id).sort((x, y) => x! - y!)).toEqual(ids);
+    expect(
+      Object.values(byNode)
+        .flat()
+        .map((m) => m?.id)
+        .sort((x, y) => x! - y!),
+    ).toEqual(ids);
     for (const [node, messages] of Object.entries(byNode)) {
       for (const message of messages) expect((await store.messages.get('USER', message!.id))?.leaseOwner).toBe(node);
     }
@@ -110,10 +115,14 @@ describe('ClaimingQueue on a real SQLite store', () => {
     await insert(1);
     const items = queue({ leaseMs: 300 });
     const taken = (await items.take()) as StoredMessage;
-    const renewed = await eventually(async () => {
-      const row = await store.messages.get('USER', taken.id);
-      return row && row.leaseUntil! > taken.leaseUntil! ? row : undefined;
-    }, 'a renewed lease', 10_000);
+    const renewed = await eventually(
+      async () => {
+        const row = await store.messages.get('USER', taken.id);
+        return row && row.leaseUntil! > taken.leaseUntil! ? row : undefined;
+      },
+      'a renewed lease',
+      10_000,
+    );
     expect(renewed.leaseOwner).toBe('node-a');
     items.done(taken.id);
   });

@@ -57,7 +57,11 @@ export class ComponentResolver implements Resolver {
     // in the component's worker; built-in adapter names are the engine's.
     const adapter = binding.adapterType ? await this.store.classes.get(this.namespace, binding.adapterType) : null;
     const pythonAdapter =
-      adapter && adapter.runtime === 'python' && adapter.module && adapter.className && (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
+      adapter &&
+      adapter.runtime === 'python' &&
+      adapter.module &&
+      adapter.className &&
+      (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
         ? { module: adapter.module, className: adapter.className, classpaths: adapter.classpaths }
         : null;
     return {
@@ -69,11 +73,8 @@ export class ComponentResolver implements Resolver {
         adapter: pythonAdapter,
         ...(this.interpreter === undefined ? {} : { interpreter: this.interpreter }),
       }),
-      polling:
-        binding.kind === 'service' &&
-        binding.adapterType !== null &&
-        (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
-      fingerprint: await sourceFingerprint(binding) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
+      polling: binding.kind === 'service' && binding.adapterType !== null && (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
+      fingerprint: (await sourceFingerprint(binding)) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
     };
   }
 

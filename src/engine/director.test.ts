@@ -27,7 +27,17 @@ class Stand implements ComponentInstance {
   killed = false;
   /** stop() was called (a real worker is ended by it, at the latest after its grace time). */
   stopped = false;
-  constructor(private readonly hang: { init?: boolean; message?: boolean; stop?: boolean; initError?: string; holdText?: string; answerAfterMs?: number; initAfterMs?: number }) {}
+  constructor(
+    private readonly hang: {
+      init?: boolean;
+      message?: boolean;
+      stop?: boolean;
+      initError?: string;
+      holdText?: string;
+      answerAfterMs?: number;
+      initAfterMs?: number;
+    },
+  ) {}
   async init(): Promise<void> {
     if (this.hang.initError) throw new Error(this.hang.initError);
     if (this.hang.init) await never();
@@ -174,15 +184,16 @@ describe('Director', () => {
 
   it('refuses at once what can never answer, naming the item and the reason', async () => {
     classes.set('Broken', { kind: 'operation', hang: { initError: 'no database' } });
-    const d = await directorFor([
-      newItem('In', 'Service'),
-      newItem('Off', 'Ok', { enabled: false }),
-      newItem('Broken', 'Broken'),
-      newItem('Fine', 'Ok'),
-    ]);
+    const d = await directorFor([newItem('In', 'Service'), newItem('Off', 'Ok', { enabled: false }), newItem('Broken', 'Broken'), newItem('Fine', 'Ok')]);
     await d.start('Test.P');
-    await expect(d.test({ target: 'In', body: ping, restart: true })).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT', message: expect.stringMatching(/In: it is a business service/) });
-    await expect(d.test({ target: 'Off', body: ping, restart: true })).rejects.toMatchObject({ code: 'ERR_ITEM_NOT_RUNNING', message: expect.stringMatching(/Off: the item is disabled/) });
+    await expect(d.test({ target: 'In', body: ping, restart: true })).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+      message: expect.stringMatching(/In: it is a business service/),
+    });
+    await expect(d.test({ target: 'Off', body: ping, restart: true })).rejects.toMatchObject({
+      code: 'ERR_ITEM_NOT_RUNNING',
+      message: expect.stringMatching(/Off: the item is disabled/),
+    });
     await expect(d.test({ target: 'Broken', body: ping, restart: false })).rejects.toThrow(/Broken: it is in error: .*no database/);
     await expect(d.test({ target: 'Broken', body: ping, restart: true })).rejects.toThrow(/Item Broken did not restart: .*no database/);
     await d.component('stop', 'Fine');
@@ -194,7 +205,10 @@ describe('Director', () => {
     classes.set('Broken', { kind: 'operation', hang: { initError: 'no database' } });
     const d = await directorFor([newItem('Broken', 'Broken')]);
     await d.start('Test.P');
-    await expect(d.component('restart', 'Broken')).rejects.toMatchObject({ code: 'ERR_COMPONENT_FAILED', message: expect.stringMatching(/Item Broken did not restart: .*no database/) });
+    await expect(d.component('restart', 'Broken')).rejects.toMatchObject({
+      code: 'ERR_COMPONENT_FAILED',
+      message: expect.stringMatching(/Item Broken did not restart: .*no database/),
+    });
     await expect(d.component('start', 'Broken')).rejects.toThrow(/Item Broken did not start/);
   });
 
@@ -245,7 +259,10 @@ describe('Director', () => {
     classes.set('HangInit', { kind: 'operation', hang: { init: true } });
     const d = await directorFor([newItem('Fine', 'Ok')]);
     await d.start('Test.P');
-    await store.productions.put('USER', newProduction('Test.P', [newItem('Fine', 'Ok'), newItem('A', 'HangInit'), newItem('B', 'HangInit'), newItem('C', 'HangInit')]));
+    await store.productions.put(
+      'USER',
+      newProduction('Test.P', [newItem('Fine', 'Ok'), newItem('A', 'HangInit'), newItem('B', 'HangInit'), newItem('C', 'HangInit')]),
+    );
     const update = d.update();
     update.catch(() => undefined);
     // All three on_init run together (one after another would start only A here).
@@ -310,7 +327,10 @@ describe('Director', () => {
     classes.set('Holds', { kind: 'operation', hang: { holdText: 'hold' } });
     const d = await directorFor([newItem('Busy', 'Holds')]);
     await d.start('Test.P');
-    const held = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Busy', stringRequest('hold'), { responseRequired: false, description: '' });
+    const held = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Busy', stringRequest('hold'), {
+      responseRequired: false,
+      description: '',
+    });
     await held.accepted;
     await eventually(() => d.running?.requireHost('Busy').isHandling(held.message.id) || undefined, 'the held message to be in flight');
     const error = await d.test({ target: 'Busy', body: ping, restart: false, timeoutMs: 100 }).then(

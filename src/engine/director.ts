@@ -329,7 +329,13 @@ export class Director {
     const late = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), budgetMs);
     });
-    const outcome = await Promise.race([stopping.then(() => 'done' as const, () => 'failed' as const), late]);
+    const outcome = await Promise.race([
+      stopping.then(
+        () => 'done' as const,
+        () => 'failed' as const,
+      ),
+      late,
+    ]);
     clearTimeout(timer);
     const left = this.live;
     if (outcome === 'done' || !left) return;

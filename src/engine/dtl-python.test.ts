@@ -30,7 +30,9 @@ seen = math.floor(2.5)`;
     expect(result).toEqual({ target: { n: 21 }, locals: { factor: 3, seen: 2 } });
     const value = await run(request('eval', 'print("side effect") or factor * 2'));
     expect(value).toEqual({ value: 6 });
-    await expect.poll(() => printed).toEqual(expect.arrayContaining(['stdout: not a result', 'stdout: {"value": "forged"}', 'stderr: to stderr', 'stdout: side effect']));
+    await expect
+      .poll(() => printed)
+      .toEqual(expect.arrayContaining(['stdout: not a result', 'stdout: {"value": "forged"}', 'stderr: to stderr', 'stdout: side effect']));
   });
 
   it('ends an action that never finishes, and the next action runs in a fresh worker', async () => {
@@ -50,7 +52,12 @@ seen = math.floor(2.5)`;
     expect(isPythonError(error)).toBe(true);
     expect((error as Error).message).toBe('ZeroDivisionError: division by zero (at <dtl python>:2 in <module>)');
     const failure = (error as PythonError).failure;
-    expect(failure).toMatchObject({ type: 'ZeroDivisionError', message: 'division by zero', step: 'dtl', userFrame: { file: '<dtl python>', line: 2, function: '<module>' } });
+    expect(failure).toMatchObject({
+      type: 'ZeroDivisionError',
+      message: 'division by zero',
+      step: 'dtl',
+      userFrame: { file: '<dtl python>', line: 2, function: '<module>' },
+    });
     expect(failure.traceback).toContain('ZeroDivisionError: division by zero');
   });
 

@@ -44,7 +44,13 @@ describe('DTL in the engine', () => {
     expect((await user.dtl.putTransform('Demo.Greet', greeting)).version).toBe(2);
     expect((await user.dtl.transformHistory('Demo.Greet')).map((t) => t.version)).toEqual([1, 2]);
     const [summary] = await user.dtl.listTransforms();
-    expect(summary).toMatchObject({ name: 'Demo.Greet', sourceClass: 'Ens.StringRequest', targetClass: 'IOP.Message', targetDocType: 'demo.Greeting', version: 2 });
+    expect(summary).toMatchObject({
+      name: 'Demo.Greet',
+      sourceClass: 'Ens.StringRequest',
+      targetClass: 'IOP.Message',
+      targetDocType: 'demo.Greeting',
+      version: 2,
+    });
 
     const broken = `<transform sourceClass='A' targetClass='B'>\n  <asign value='1' property='target.x'/>\n</transform>`;
     const error = await user.dtl.putTransform('Demo.Broken', broken).catch((e: unknown) => e);
@@ -62,9 +68,13 @@ describe('DTL in the engine', () => {
     expect(await user.dtl.listSchemas()).toEqual([{ name: 'demo.Greeting', category: 'demo', updatedAt: expect.any(Number) }]);
     const tree = await user.dtl.schemaTree('demo.Greeting');
     expect(tree.map((n) => n.name)).toEqual(['text', 'language', 'tags()']);
-    await expect(user.dtl.importSchema({ path: join(dir.path, 'nope.json'), package: 'p', name: 'n' })).rejects.toThrow(/Cannot read the schema file .*nope\.json: ENOENT/);
+    await expect(user.dtl.importSchema({ path: join(dir.path, 'nope.json'), package: 'p', name: 'n' })).rejects.toThrow(
+      /Cannot read the schema file .*nope\.json: ENOENT/,
+    );
     await writeFile(join(dir.path, 'bad.json'), '{"type": ');
-    await expect(user.dtl.importSchema({ path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(/is not valid JSON \(at line 1, column 10\)$/);
+    await expect(user.dtl.importSchema({ path: join(dir.path, 'bad.json'), package: 'p', name: 'n' })).rejects.toThrow(
+      /is not valid JSON \(at line 1, column 10\)$/,
+    );
     // A file that is not JSON: where it goes wrong, never its text (the parser's message quotes it).
     await writeFile(join(dir.path, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
     const notJson = await user.dtl.importSchema({ path: join(dir.path, 'passwd'), package: 'p', name: 'n' }).catch((e: unknown) => e);

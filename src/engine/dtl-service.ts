@@ -69,7 +69,10 @@ export class DtlService implements DtlOperations {
   async getTransform(name: string, version?: number): Promise<StoredTransform> {
     const stored = await this.store.transforms.get(this.namespace, name, version);
     if (!stored) {
-      throw new ConveyorError('ERR_TRANSFORM_NOT_FOUND', `Transform ${name}${version === undefined ? '' : ` version ${version}`} does not exist in namespace ${this.namespace}`);
+      throw new ConveyorError(
+        'ERR_TRANSFORM_NOT_FOUND',
+        `Transform ${name}${version === undefined ? '' : ` version ${version}`} does not exist in namespace ${this.namespace}`,
+      );
     }
     return stored;
   }
@@ -170,7 +173,10 @@ export class DtlService implements DtlOperations {
       try {
         text = await readFile(request.path, 'utf8');
       } catch (error) {
-        throw new ConveyorError('ERR_INVALID_INPUT', `Cannot read the schema file ${request.path}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`);
+        throw new ConveyorError(
+          'ERR_INVALID_INPUT',
+          `Cannot read the schema file ${request.path}: ${(error as NodeJS.ErrnoException).code ?? errorText(error)}`,
+        );
       }
       try {
         schema = JSON.parse(text) as unknown;
@@ -265,4 +271,3 @@ export function sourceDocument(body: MessageBody): JsonValue {
   if (body.encoding === 'pickle') throw new ConveyorError('ERR_DTL', `A pickled ${body.classname} cannot be transformed; send it as JSON`);
   return JSON.parse(body.data) as JsonValue;
 }
-

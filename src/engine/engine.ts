@@ -46,7 +46,9 @@ export class Engine implements EngineOperations {
     private readonly options: EngineOptions,
   ) {
     this.runPython = pythonRunner(options.interpreter);
-    this.coordinator = options.coordinator ?? coordinatorFor(store, { ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }), onError: (error) => this.backgroundError(error) });
+    this.coordinator =
+      options.coordinator ??
+      coordinatorFor(store, { ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }), onError: (error) => this.backgroundError(error) });
   }
 
   /** Opens the engine: joins the other nodes, troubled states after a crash, then AutoStart productions. */
@@ -81,7 +83,13 @@ export class Engine implements EngineOperations {
   /** The nodes serving this store (this server alone unless several share a PostgreSQL store). */
   async nodes(): Promise<NodeInfo[]> {
     const self = this.coordinator.nodeId;
-    return (await this.coordinator.listNodes()).map((node) => ({ nodeId: node.nodeId, host: node.host, pid: node.pid, self: node.nodeId === self, silentMs: node.silentMs }));
+    return (await this.coordinator.listNodes()).map((node) => ({
+      nodeId: node.nodeId,
+      host: node.host,
+      pid: node.pid,
+      self: node.nodeId === self,
+      silentMs: node.silentMs,
+    }));
   }
 
   /** What another node told: routed to the namespace it is about. */
@@ -97,7 +105,8 @@ export class Engine implements EngineOperations {
     const director = this.handles.get(event.namespace)?.director;
     if (!director) return;
     if (event.type === 'wake') director.running?.wake(event.target);
-    else if (event.type === 'reply') director.running?.deliverRemoteReply(event.requestId, event.responseId, event.error).catch((error) => this.backgroundError(error));
+    else if (event.type === 'reply')
+      director.running?.deliverRemoteReply(event.requestId, event.responseId, event.error).catch((error) => this.backgroundError(error));
     else if (event.origin !== this.coordinator.nodeId) void director.applyRemote(event.op);
   }
 

@@ -41,7 +41,14 @@ describe('EventLog on a real SQLite store', () => {
 
   it('keeps the fields a caller gives', async () => {
     await log().writeNow('Error', 'failed', { configName: 'Op', job: '77', messageId: 5, sessionId: 4, sourceClass: 'bo.Op', sourceMethod: 'on_message' });
-    expect((await store.log.top('USER', 1))[0]).toMatchObject({ configName: 'Op', job: '77', messageId: 5, sessionId: 4, sourceClass: 'bo.Op', sourceMethod: 'on_message' });
+    expect((await store.log.top('USER', 1))[0]).toMatchObject({
+      configName: 'Op',
+      job: '77',
+      messageId: 5,
+      sessionId: 4,
+      sourceClass: 'bo.Op',
+      sourceMethod: 'on_message',
+    });
   });
 
   it('write returns at once and the entries are committed in the order written', async () => {

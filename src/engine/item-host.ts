@@ -231,7 +231,12 @@ export class ItemHost {
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         instance.kill();
-        reject(new ConveyorError('ERR_TIMEOUT', `Job ${job.index} of item ${this.name} did not start within ${limit} ms (on_init still running); its worker was ended`));
+        reject(
+          new ConveyorError(
+            'ERR_TIMEOUT',
+            `Job ${job.index} of item ${this.name} did not start within ${limit} ms (on_init still running); its worker was ended`,
+          ),
+        );
       }, limit);
       job.abortStart = () => reject(new ConveyorError('ERR_ITEM_NOT_RUNNING', `Item ${this.name} was stopped while it started`));
     });
@@ -337,7 +342,9 @@ export class ItemHost {
         });
         if (!call.replied) {
           await this.router.complete(message, { error: text }).catch((failure: unknown) =>
-            this.router.log.write('Error', `Item ${this.name} could not record the failure of message ${message.id}: ${errorText(failure)}`, { configName: this.name }),
+            this.router.log.write('Error', `Item ${this.name} could not record the failure of message ${message.id}: ${errorText(failure)}`, {
+              configName: this.name,
+            }),
           );
         }
         return;

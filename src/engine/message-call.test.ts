@@ -97,7 +97,11 @@ describe('MessageCall', () => {
     expect([call.messageId, call.sessionId, call.description]).toEqual([7, 5, 'order.txt']);
     const reply = call.sendSync('Op', body('{"q":1}'), { description: 'lookup' });
     await settle();
-    expect(router.sent[0]).toMatchObject({ origin: { source: 'Proc', parentId: 7, sessionId: 5 }, target: 'Op', options: { responseRequired: true, description: 'lookup' } });
+    expect(router.sent[0]).toMatchObject({
+      origin: { source: 'Proc', parentId: 7, sessionId: 5 },
+      target: 'Op',
+      options: { responseRequired: true, description: 'lookup' },
+    });
     router.answer(0, body('{"a":1}'));
     expect(await reply).toEqual(body('{"a":1}'));
   });

@@ -23,7 +23,15 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
   // Each interpreter that imports it writes its process id: how many python3 the checks started.
   writeFileSync(
     join(dir.path, 'counted_msg.py'),
-    ['import os', 'from dataclasses import dataclass', 'from iop import Message', `with open(${JSON.stringify(pidsFile)}, 'a') as f: f.write(f'{os.getpid()}\\n')`, '@dataclass', 'class Ping(Message):', '    text: str = ""'].join('\n'),
+    [
+      'import os',
+      'from dataclasses import dataclass',
+      'from iop import Message',
+      `with open(${JSON.stringify(pidsFile)}, 'a') as f: f.write(f'{os.getpid()}\\n')`,
+      '@dataclass',
+      'class Ping(Message):',
+      '    text: str = ""',
+    ].join('\n'),
   );
   afterAll(() => {
     forgetMessageCheckWorkers();
@@ -36,12 +44,18 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
   });
 
   it('refuses an unknown class or module with ERR_CLASS_NOT_FOUND naming it', async () => {
-    await expect(checkMessageClass(json('probe_msg.Nope', '{}'), [dir.path], 'python3')).rejects.toMatchObject({ code: 'ERR_CLASS_NOT_FOUND', message: expect.stringMatching(/probe_msg\.Nope/) });
+    await expect(checkMessageClass(json('probe_msg.Nope', '{}'), [dir.path], 'python3')).rejects.toMatchObject({
+      code: 'ERR_CLASS_NOT_FOUND',
+      message: expect.stringMatching(/probe_msg\.Nope/),
+    });
     await expect(checkMessageClass(json('absent_module.Order', '{}'), [dir.path], 'python3')).rejects.toMatchObject({ code: 'ERR_CLASS_NOT_FOUND' });
   });
 
   it('refuses a body the class does not accept with ERR_INVALID_INPUT', async () => {
-    await expect(checkMessageClass(json('probe_msg.Order', '{"count":2}'), [dir.path], 'python3')).rejects.toMatchObject({ code: 'ERR_INVALID_INPUT', message: expect.stringMatching(/probe_msg\.Order/) });
+    await expect(checkMessageClass(json('probe_msg.Order', '{"count":2}'), [dir.path], 'python3')).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+      message: expect.stringMatching(/probe_msg\.Order/),
+    });
   });
 
   it('gives up on a module whose import never finishes', async () => {
@@ -60,13 +74,19 @@ describe('checkMessageClass (a real python3 decodes the test body as the worker 
 
   it('a check that cannot get its turn within its timeout gives up (ERR_TIMEOUT) instead of waiting on', async () => {
     // Two checks stuck in an import that never finishes hold both turns for 3 s.
-    const holding = Array.from({ length: maxConcurrentChecks }, () => checkMessageClass(json('slow_msg.Order', '{}'), [dir.path], 'python3', 3000).catch(() => undefined));
-    await expect(checkMessageClass(json('probe_msg.Order', '{"item":"pen"}'), [dir.path], 'python3', 200)).rejects.toMatchObject({ code: 'ERR_TIMEOUT', message: expect.stringMatching(/did not get its turn/) });
+    const holding = Array.from({ length: maxConcurrentChecks }, () =>
+      checkMessageClass(json('slow_msg.Order', '{}'), [dir.path], 'python3', 3000).catch(() => undefined),
+    );
+    await expect(checkMessageClass(json('probe_msg.Order', '{"item":"pen"}'), [dir.path], 'python3', 200)).rejects.toMatchObject({
+      code: 'ERR_TIMEOUT',
+      message: expect.stringMatching(/did not get its turn/),
+    });
     await Promise.all(holding);
   });
 
   it('after forgetMessageCheckWorkers a changed message module is checked afresh', async () => {
-    const module = (cls: string) => ['from dataclasses import dataclass', 'from iop import Message', '@dataclass', `class ${cls}(Message):`, '    text: str = ""'].join('\n');
+    const module = (cls: string) =>
+      ['from dataclasses import dataclass', 'from iop import Message', '@dataclass', `class ${cls}(Message):`, '    text: str = ""'].join('\n');
     writeFileSync(join(dir.path, 'changing_msg.py'), module('Old'));
     await checkMessageClass(json('changing_msg.Old', '{}'), [dir.path], 'python3');
     writeFileSync(join(dir.path, 'changing_msg.py'), module('New'));

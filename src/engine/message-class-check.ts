@@ -34,7 +34,9 @@ const waiting: Array<() => void> = [];
 export async function checkMessageClass(body: MessageBody, classpaths: string[], interpreter: string, timeoutMs = messageCheckTimeoutMs): Promise<void> {
   if (body.encoding !== 'json') return;
   const deadline = Date.now() + timeoutMs;
-  const failure = await inTurn(deadline, body.classname, () => messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, Math.max(1, deadline - Date.now())));
+  const failure = await inTurn(deadline, body.classname, () =>
+    messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, Math.max(1, deadline - Date.now())),
+  );
   if (!failure) return;
   const serialization = failure.type === serializationErrorType;
   if (serialization && failure.message.startsWith('Failed to load class')) {
@@ -42,7 +44,10 @@ export async function checkMessageClass(body: MessageBody, classpaths: string[],
       hint: 'Give the message class as module.Class, importable from the classpaths of the target item',
     });
   }
-  throw new ConveyorError('ERR_INVALID_INPUT', `The test body cannot be read as a ${body.classname}: ${serialization ? failure.message : describeFailure(failure)}`);
+  throw new ConveyorError(
+    'ERR_INVALID_INPUT',
+    `The test body cannot be read as a ${body.classname}: ${serialization ? failure.message : describeFailure(failure)}`,
+  );
 }
 
 /** The code of message classes may have changed (a start, an update after a migration): check with fresh workers. */
@@ -73,11 +78,14 @@ async function inTurn<T>(deadline: number, classname: string, check: () => Promi
 
 function turnBefore(deadline: number, classname: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      const index = waiting.indexOf(take);
-      if (index >= 0) waiting.splice(index, 1);
-      reject(new ConveyorError('ERR_TIMEOUT', `The check of the message class ${classname} did not get its turn in time (other checks were running)`));
-    }, timerDelay(deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        const index = waiting.indexOf(take);
+        if (index >= 0) waiting.splice(index, 1);
+        reject(new ConveyorError('ERR_TIMEOUT', `The check of the message class ${classname} did not get its turn in time (other checks were running)`));
+      },
+      timerDelay(deadline - Date.now()),
+    );
     const take = () => {
       clearTimeout(timer);
       resolve();

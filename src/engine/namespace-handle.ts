@@ -188,7 +188,11 @@ export class NamespaceHandle implements NamespaceOperations {
     for (const item of definition?.items ?? []) {
       for (const setting of item.settings) {
         if (setting.name !== 'TargetConfigNames') continue;
-        for (const target of setting.value.split(',').map((t) => t.trim()).filter(Boolean)) pairs.add(`${item.name}\u0000${target}`);
+        for (const target of setting.value
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean))
+          pairs.add(`${item.name}\u0000${target}`);
       }
     }
     for (const flow of running?.flows ?? []) pairs.add(flow);

@@ -100,14 +100,28 @@ describe('RunningProduction', () => {
 
   it('retries a failing operation with E=R and then succeeds', async () => {
     let attempts = 0;
-    classes.set('Flaky', scripted('operation', () => new Scripted({
-      async onMessage(request) {
-        attempts++;
-        if (attempts < 3) throw new Error(`flaky attempt ${attempts}`);
-        return request;
-      },
-    })));
-    const p = await run([newItem('Op', 'Flaky', { settings: [{ target: 'Host', name: 'ReplyCodeActions', value: 'E=R' }, { target: 'Host', name: 'RetryInterval', value: '0.01' }] })]);
+    classes.set(
+      'Flaky',
+      scripted(
+        'operation',
+        () =>
+          new Scripted({
+            async onMessage(request) {
+              attempts++;
+              if (attempts < 3) throw new Error(`flaky attempt ${attempts}`);
+              return request;
+            },
+          }),
+      ),
+    );
+    const p = await run([
+      newItem('Op', 'Flaky', {
+        settings: [
+          { target: 'Host', name: 'ReplyCodeActions', value: 'E=R' },
+          { target: 'Host', name: 'RetryInterval', value: '0.01' },
+        ],
+      }),
+    ]);
     const reply = await call(p, 'Op', 'again');
     expect(bodyText(reply!)).toBe('again');
     expect(attempts).toBe(3);
@@ -117,7 +131,10 @@ describe('RunningProduction', () => {
   });
 
   it('fails the message at once without E=R and hands the error to the waiting caller', async () => {
-    classes.set('Broken', scripted('operation', () => new Scripted({ onMessage: () => Promise.reject(new Error('disk full')) })));
+    classes.set(
+      'Broken',
+      scripted('operation', () => new Scripted({ onMessage: () => Promise.reject(new Error('disk full')) })),
+    );
     const p = await run([newItem('Op', 'Broken')]);
     const error = await call(p, 'Op', 'x').catch((e: unknown) => e);
     expect(isConveyorError(error, 'ERR_COMPONENT_FAILED')).toBe(true);
@@ -130,7 +147,10 @@ describe('RunningProduction', () => {
   });
 
   it('puts an item whose component cannot start in error and runs the rest', async () => {
-    classes.set('NoStart', scripted('operation', () => new Scripted({ onInitHook: () => Promise.reject(new Error('ImportError: no module named nowhere')) })));
+    classes.set(
+      'NoStart',
+      scripted('operation', () => new Scripted({ onInitHook: () => Promise.reject(new Error('ImportError: no module named nowhere')) })),
+    );
     const p = await run([newItem('Bad', 'NoStart'), newItem('Good', 'Conveyor.Operation.Echo'), newItem('Ghost', 'Not.Registered')]);
     expect(p.requireHost('Bad').state).toBe('error');
     expect(p.requireHost('Bad').error).toMatch(/ImportError/);
@@ -143,19 +163,22 @@ describe('RunningProduction', () => {
 
   it('restarts a job whose worker died, and the next message succeeds', async () => {
     const made: Scripted[] = [];
-    classes.set('Mortal', scripted('operation', () => {
-      const instance = new Scripted({
-        async onMessage(request) {
-          if (bodyText(request) === 'die') {
-            instance.exit('worker exited with signal SIGKILL');
-            throw new Error('worker exited with signal SIGKILL');
-          }
-          return request;
-        },
-      });
-      made.push(instance);
-      return instance;
-    }));
+    classes.set(
+      'Mortal',
+      scripted('operation', () => {
+        const instance = new Scripted({
+          async onMessage(request) {
+            if (bodyText(request) === 'die') {
+              instance.exit('worker exited with signal SIGKILL');
+              throw new Error('worker exited with signal SIGKILL');
+            }
+            return request;
+          },
+        });
+        made.push(instance);
+        return instance;
+      }),
+    );
     const p = await run([newItem('Op', 'Mortal')]);
     await expect(call(p, 'Op', 'die')).rejects.toThrow(/SIGKILL/);
     expect(bodyText((await call(p, 'Op', 'alive'))!)).toBe('alive');
@@ -167,21 +190,28 @@ describe('RunningProduction', () => {
 
   it('feeds async replies of a process to on_response and finishes with on_complete', async () => {
     const seen: string[] = [];
-    classes.set('Fan', scripted('process', () => new Scripted({
-      async onMessage(request, c) {
-        await c.sendAsync('A', request, { completionKey: 'a', responseRequired: true });
-        await c.sendAsync('B', request, { completionKey: 'b', responseRequired: true });
-        return null;
-      },
-      async onResponse(_request, response, arrival) {
-        seen.push(String(arrival.completionKey));
-        const text = `${response ? bodyText(response) : ''}|${arrival.completionKey}:${bodyText(arrival.callResponse!)}`;
-        return stringRequest(text);
-      },
-      async onComplete(_request, response) {
-        return stringRequest(`done ${bodyText(response!)}`);
-      },
-    })));
+    classes.set(
+      'Fan',
+      scripted(
+        'process',
+        () =>
+          new Scripted({
+            async onMessage(request, c) {
+              await c.sendAsync('A', request, { completionKey: 'a', responseRequired: true });
+              await c.sendAsync('B', request, { completionKey: 'b', responseRequired: true });
+              return null;
+            },
+            async onResponse(_request, response, arrival) {
+              seen.push(String(arrival.completionKey));
+              const text = `${response ? bodyText(response) : ''}|${arrival.completionKey}:${bodyText(arrival.callResponse!)}`;
+              return stringRequest(text);
+            },
+            async onComplete(_request, response) {
+              return stringRequest(`done ${bodyText(response!)}`);
+            },
+          }),
+      ),
+    );
     const p = await run([newItem('Fan', 'Fan'), newItem('A', 'Conveyor.Operation.Echo'), newItem('B', 'Conveyor.Operation.Echo')]);
     const reply = bodyText((await call(p, 'Fan', 'x'))!);
     expect(seen.sort()).toEqual(['a', 'b']);
@@ -190,13 +220,20 @@ describe('RunningProduction', () => {
 
   it('keeps the order of an item with pool size 1', async () => {
     const order: string[] = [];
-    classes.set('Slowish', scripted('operation', () => new Scripted({
-      async onMessage(request) {
-        await new Promise((r) => setTimeout(r, Math.random() * 3));
-        order.push(bodyText(request));
-        return null;
-      },
-    })));
+    classes.set(
+      'Slowish',
+      scripted(
+        'operation',
+        () =>
+          new Scripted({
+            async onMessage(request) {
+              await new Promise((r) => setTimeout(r, Math.random() * 3));
+              order.push(bodyText(request));
+              return null;
+            },
+          }),
+      ),
+    );
     const p = await run([newItem('Op', 'Slowish')]);
     for (let i = 0; i < 50; i++) {
       await p.send({ source: 'Tester', parentId: null, sessionId: null }, 'Op', stringRequest(String(i)), { responseRequired: false, description: '' });
@@ -206,30 +243,45 @@ describe('RunningProduction', () => {
   });
 
   it('pushes inputs into a service, whose sends share a session', async () => {
-    classes.set('Pusher', scripted('service', () => new Scripted({
-      async onProcessInput(input, c) {
-        const first = await c.sendSync('Echo', input!);
-        await c.sendSync('Echo', stringRequest('second'));
-        return first;
-      },
-    })));
+    classes.set(
+      'Pusher',
+      scripted(
+        'service',
+        () =>
+          new Scripted({
+            async onProcessInput(input, c) {
+              const first = await c.sendSync('Echo', input!);
+              await c.sendSync('Echo', stringRequest('second'));
+              return first;
+            },
+          }),
+      ),
+    );
     const p = await run([newItem('In', 'Pusher', { poolSize: 2 }), newItem('Echo', 'Conveyor.Operation.Echo')]);
     const results = await Promise.all([p.processInput('In', stringRequest('a')), p.processInput('In', stringRequest('b'))]);
     expect(results.map((r) => bodyText(r.result!)).sort()).toEqual(['a', 'b']);
     for (const { sessionId } of results) {
       const trace = await store.messages.session('USER', sessionId!);
-      expect(trace.map((m) => `${m.kind}:${m.source}->${m.target}`)).toEqual(['request:In->Echo', 'response:Echo->In', 'request:In->Echo', 'response:Echo->In']);
+      expect(trace.map((m) => `${m.kind}:${m.source}->${m.target}`)).toEqual([
+        'request:In->Echo',
+        'response:Echo->In',
+        'request:In->Echo',
+        'response:Echo->In',
+      ]);
     }
     await expect(p.processInput('Echo', null)).rejects.toThrow(/Echo is not a business service \(its kind is operation\)/);
   });
 
   it('brings back a job whose worker died while idle before handing it the next message', async () => {
     const made: Scripted[] = [];
-    classes.set('Idle', scripted('operation', () => {
-      const instance = new Scripted({});
-      made.push(instance);
-      return instance;
-    }));
+    classes.set(
+      'Idle',
+      scripted('operation', () => {
+        const instance = new Scripted({});
+        made.push(instance);
+        return instance;
+      }),
+    );
     const p = await run([newItem('Op', 'Idle')]);
     made[0]!.exit('worker exited with signal SIGKILL');
     expect(bodyText((await call(p, 'Op', 'still served'))!)).toBe('still served');
@@ -237,22 +289,39 @@ describe('RunningProduction', () => {
   });
 
   it('does not mistake the first messages of a fresh start for leftovers of a previous run', async () => {
-    classes.set('Eager', { ...scripted('service', () => new Scripted({
-      async onProcessInput(_input, c) {
-        await c.sendSync('Router', stringRequest('first'));
-        return null;
-      },
-    })), polling: true });
+    classes.set('Eager', {
+      ...scripted(
+        'service',
+        () =>
+          new Scripted({
+            async onProcessInput(_input, c) {
+              await c.sendSync('Router', stringRequest('first'));
+              return null;
+            },
+          }),
+      ),
+      polling: true,
+    });
     // Starts slowly (a Python import, say): the service already polls while it starts.
-    classes.set('SlowStart', scripted('operation', () => new Scripted({ onInitHook: () => new Promise((resolve) => setTimeout(resolve, 300)) })));
+    classes.set(
+      'SlowStart',
+      scripted('operation', () => new Scripted({ onInitHook: () => new Promise((resolve) => setTimeout(resolve, 300)) })),
+    );
     let handled = 0;
-    classes.set('SlowWork', scripted('operation', () => new Scripted({
-      async onMessage(request) {
-        handled++;
-        await new Promise((resolve) => setTimeout(resolve, 600));
-        return request;
-      },
-    })));
+    classes.set(
+      'SlowWork',
+      scripted(
+        'operation',
+        () =>
+          new Scripted({
+            async onMessage(request) {
+              handled++;
+              await new Promise((resolve) => setTimeout(resolve, 600));
+              return request;
+            },
+          }),
+      ),
+    );
     const p = await run([
       newItem('In', 'Eager', { settings: [{ target: 'Adapter', name: 'CallInterval', value: '60' }] }),
       newItem('Router', 'Conveyor.Process.Router', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Work' }] }),

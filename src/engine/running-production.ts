@@ -109,7 +109,9 @@ export class RunningProduction implements MessageRouter {
         await this.deliverRemoteReply(requestId, null, request.error ?? `Request ${requestId} ended as ${request.status}`);
         continue;
       }
-      const response = (await this.store.messages.session(this.namespace, request.sessionId)).find((m) => m.kind === 'response' && m.correspondingId === requestId);
+      const response = (await this.store.messages.session(this.namespace, request.sessionId)).find(
+        (m) => m.kind === 'response' && m.correspondingId === requestId,
+      );
       await this.deliverRemoteReply(requestId, response?.id ?? null, null);
     }
   }
@@ -150,11 +152,19 @@ export class RunningProduction implements MessageRouter {
     const { id, accepted } = await this.queues.insert(request);
     const now = Date.now();
     // The queued message as the store now holds it, built here instead of read back.
-    const message: StoredMessage = { ...request, id, sessionId: origin.sessionId ?? id, error: null, attempts: 0, createdAt: now, updatedAt: now, leaseOwner: null, leaseUntil: null };
+    const message: StoredMessage = {
+      ...request,
+      id,
+      sessionId: origin.sessionId ?? id,
+      error: null,
+      attempts: 0,
+      createdAt: now,
+      updatedAt: now,
+      leaseOwner: null,
+      leaseUntil: null,
+    };
     this.flows.add(`${origin.source}\u0000${target}`);
-    const reply = options.responseRequired
-      ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject }))
-      : null;
+    const reply = options.responseRequired ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject })) : null;
     // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
     reply?.catch(() => undefined);
     accepted.catch((error: unknown) => {
@@ -210,9 +220,7 @@ export class RunningProduction implements MessageRouter {
       );
     }
     writes.push(
-      this.store.messages.update([
-        'error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' },
-      ]),
+      this.store.messages.update(['error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' }]),
     );
     await Promise.all(writes);
     const waiter = this.waiters.get(request.id);

@@ -69,7 +69,12 @@ describe('SingleProcessCoordinator on a real SQLite store', () => {
       ['Op', { queue: new WorkQueue() }],
     ]);
     await queues(new SingleProcessCoordinator(store)).resume(hosts);
-    expect(hosts.get('Proc')!.queue.drain().map((m) => m.id)).toEqual([parent]);
+    expect(
+      hosts
+        .get('Proc')!
+        .queue.drain()
+        .map((m) => m.id),
+    ).toEqual([parent]);
     expect(hosts.get('Op')!.queue.depth).toBe(0);
     expect(await store.messages.get('USER', child!)).toMatchObject({ status: 'discarded', error: 'Sent again by its parent after a restart' });
     expect((await store.messages.get('USER', orphanTarget!))?.status).toBe('queued');

@@ -95,7 +95,8 @@ class InMemoryQueues implements ProductionQueues {
       host.queue.push(message);
       requeued++;
     }
-    if (discard.length > 0) await this.store.messages.update(discard.map((id) => ({ id, status: 'discarded' as const, error: 'Sent again by its parent after a restart' })));
+    if (discard.length > 0)
+      await this.store.messages.update(discard.map((id) => ({ id, status: 'discarded' as const, error: 'Sent again by its parent after a restart' })));
     log.write('Info', `Recovered ${requeued} unfinished message${requeued === 1 ? '' : 's'} (${discard.length} superseded by their parent)`);
   }
 

@@ -24,7 +24,11 @@ describe('testRequestBody (the request of POST /test)', () => {
     for (const classname of ['Ens.StringRequest', 'iris.Ens.StringRequest']) {
       expect(testRequestBody(classname, 'hi')).toEqual({ classname: 'Ens.StringRequest', encoding: 'native', data: '{"StringValue":"hi"}' });
     }
-    expect(testRequestBody('Ens.StringResponse', { StringValue: 'x' })).toEqual({ classname: 'Ens.StringResponse', encoding: 'native', data: '{"StringValue":"x"}' });
+    expect(testRequestBody('Ens.StringResponse', { StringValue: 'x' })).toEqual({
+      classname: 'Ens.StringResponse',
+      encoding: 'native',
+      data: '{"StringValue":"x"}',
+    });
   });
 
   it('sends other native classes with their properties, or empty without any', () => {

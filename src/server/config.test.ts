@@ -18,7 +18,14 @@ afterEach(() => {
 
 describe('TLS and login settings', () => {
   it('default to plain HTTP and 5 / 20 failures, 30 s doubling up to 15 min', () => {
-    expect(loadConfig({ home })).toMatchObject({ tlsCert: '', tlsKey: '', loginFailuresPerUser: 5, loginFailuresPerAddress: 20, loginLockoutMs: 30_000, loginLockoutMaxMs: 900_000 });
+    expect(loadConfig({ home })).toMatchObject({
+      tlsCert: '',
+      tlsKey: '',
+      loginFailuresPerUser: 5,
+      loginFailuresPerAddress: 20,
+      loginLockoutMs: 30_000,
+      loginLockoutMaxMs: 900_000,
+    });
   });
 
   it('read relative certificate paths of conveyor.yaml from the home; variables and overrides win', () => {

@@ -105,7 +105,13 @@ function coerce(key: keyof ServerConfig, value: unknown, source: string): unknow
     return number;
   }
   if (kind === 'boolean') return value === true || value === 'true' || value === '1';
-  if (kind === 'list') return Array.isArray(value) ? value.map(String) : String(value).split(',').map((v) => v.trim()).filter(Boolean);
+  if (kind === 'list')
+    return Array.isArray(value)
+      ? value.map(String)
+      : String(value)
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean);
   return String(value);
 }
 
@@ -169,7 +175,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     });
   }
   for (const key of ['loginFailuresPerUser', 'loginFailuresPerAddress', 'loginLockoutMs', 'loginLockoutMaxMs'] as const) {
-    if (!Number.isInteger(config[key]) || config[key] < 1) throw new ConveyorError('ERR_CONFIG', `${key} must be a whole number of at least 1, got ${config[key]}`);
+    if (!Number.isInteger(config[key]) || config[key] < 1)
+      throw new ConveyorError('ERR_CONFIG', `${key} must be a whole number of at least 1, got ${config[key]}`);
   }
   return config;
 }

@@ -26,14 +26,22 @@ async function homeFindings(config: ServerConfig): Promise<Finding[]> {
   const findings: Finding[] = [
     ...check.problems.map((text): Finding => ({ verdict: 'problem', text })),
     ...check.warnings.map((text): Finding => ({ verdict: 'warning', text })),
-    ...check.readableFiles.map((path): Finding => ({ verdict: 'warning', text: `Other users can read ${path}: chmod 600 ${path} (the next start also does it)` })),
+    ...check.readableFiles.map((path): Finding => ({
+      verdict: 'warning',
+      text: `Other users can read ${path}: chmod 600 ${path} (the next start also does it)`,
+    })),
   ];
   if (findings.length > 0) return findings;
   const exists = await stat(config.home).then(
     () => true,
     () => false,
   );
-  return [{ verdict: 'ok', text: exists ? `The home ${config.home} is private` : `The home ${config.home} does not exist yet; the first start creates it private (0700)` }];
+  return [
+    {
+      verdict: 'ok',
+      text: exists ? `The home ${config.home} is private` : `The home ${config.home} does not exist yet; the first start creates it private (0700)`,
+    },
+  ];
 }
 
 async function transportFindings(config: ServerConfig, now: Date): Promise<Finding[]> {
@@ -45,9 +53,15 @@ async function transportFindings(config: ServerConfig, now: Date): Promise<Findi
   try {
     const pair = await loadTlsPair({ cert: config.tlsCert, key: config.tlsKey });
     const left = pair.validTo.getTime() - now.getTime();
-    if (left <= 0) return [{ verdict: 'problem', text: `The TLS certificate ${config.tlsCert} expired on ${pair.validTo.toISOString()}: renew it, then send the server SIGHUP` }];
+    if (left <= 0)
+      return [
+        { verdict: 'problem', text: `The TLS certificate ${config.tlsCert} expired on ${pair.validTo.toISOString()}: renew it, then send the server SIGHUP` },
+      ];
     const where = isLoopbackHost(config.host) ? 'loopback' : config.host;
-    if (left < renewSoonMs) return [{ verdict: 'warning', text: `The TLS certificate ${config.tlsCert} expires on ${pair.validTo.toISOString()}: renew it soon (SIGHUP reloads it)` }];
+    if (left < renewSoonMs)
+      return [
+        { verdict: 'warning', text: `The TLS certificate ${config.tlsCert} expires on ${pair.validTo.toISOString()}: renew it soon (SIGHUP reloads it)` },
+      ];
     return [{ verdict: 'ok', text: `HTTPS on ${where} with ${pair.subject}, valid until ${pair.validTo.toISOString()}` }];
   } catch (error) {
     return [{ verdict: 'problem', text: errorText(error) }];
@@ -57,7 +71,11 @@ async function transportFindings(config: ServerConfig, now: Date): Promise<Findi
 function pythonFinding(config: ServerConfig): Promise<Finding> {
   return new Promise((resolve) => {
     execFile(config.python, ['--version'], { timeout: 10_000 }, (error, stdout, stderr) => {
-      if (error) resolve({ verdict: 'problem', text: `The Python interpreter ${config.python} does not run: ${errorText(error)} (set python / CONVEYOR_PYTHON / --python)` });
+      if (error)
+        resolve({
+          verdict: 'problem',
+          text: `The Python interpreter ${config.python} does not run: ${errorText(error)} (set python / CONVEYOR_PYTHON / --python)`,
+        });
       else resolve({ verdict: 'ok', text: `Workers run ${config.python} (${`${stdout}${stderr}`.trim()})` });
     });
   });

@@ -51,7 +51,8 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     cleanups.push(() => store.close());
     for (const namespace of config.namespaces) await store.namespaces.create(namespace);
     // Before any production starts: a migration a kill interrupted is finished or undone first.
-    for (const swap of await recoverPackageSwaps(store, swapOwner(config.home))) say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
+    for (const swap of await recoverPackageSwaps(store, swapOwner(config.home)))
+      say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
     // Alone on the store, or one node of several sharing it: decided here, once.
     const coordinator = coordinatorFor(store, { leaseMs: config.leaseMs, onError: (error) => console.error('conveyor engine:', error) });
     const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, coordinator });

@@ -50,9 +50,13 @@ export async function migrate<Ctx>(host: MigrationHost<Ctx>, steps: readonly Mig
     for (const row of applied) {
       const expected = steps[row.version - 1];
       if (expected === undefined || expected.name !== row.name) {
-        throw new ConveyorError('ERR_STORE', `The ${storeLabel} recorded migration ${row.version} as "${row.name}", but this Conveyor expects "${expected?.name ?? '(none)'}"`, {
-          hint: 'The database was written by a different build of Conveyor; do not share it between builds.',
-        });
+        throw new ConveyorError(
+          'ERR_STORE',
+          `The ${storeLabel} recorded migration ${row.version} as "${row.name}", but this Conveyor expects "${expected?.name ?? '(none)'}"`,
+          {
+            hint: 'The database was written by a different build of Conveyor; do not share it between builds.',
+          },
+        );
       }
     }
     const names: string[] = [];
@@ -61,9 +65,13 @@ export async function migrate<Ctx>(host: MigrationHost<Ctx>, steps: readonly Mig
       try {
         await step.apply(ctx);
       } catch (error) {
-        throw new ConveyorError('ERR_STORE', `Migration ${version} ("${step.name}") of the ${storeLabel} failed: ${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
+        throw new ConveyorError(
+          'ERR_STORE',
+          `Migration ${version} ("${step.name}") of the ${storeLabel} failed: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
       await host.record(ctx, { version, name: step.name }, Date.now());
       names.push(step.name);

@@ -42,12 +42,21 @@ async function api(method: string, path: string, body?: unknown, who: Who = 'adm
 
 async function packageFiles(): Promise<Array<{ name: string; data: string }>> {
   const names = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
-  return Promise.all(names.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })));
+  return Promise.all(
+    names.map(async (entry) => ({
+      name: relative(fixture, join(entry.parentPath, entry.name)),
+      data: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+    })),
+  );
 }
 
 beforeAll(async () => {
   home = tempDir('conveyor-api-e2e-');
-  server = await startServerProcess(home.path, [], { CONVEYOR_ADMIN_USER: 'admin', CONVEYOR_ADMIN_PASSWORD: 'e2e-admin-pw', CONVEYOR_BODY_LIMIT: String(bodyLimit) });
+  server = await startServerProcess(home.path, [], {
+    CONVEYOR_ADMIN_USER: 'admin',
+    CONVEYOR_ADMIN_PASSWORD: 'e2e-admin-pw',
+    CONVEYOR_BODY_LIMIT: String(bodyLimit),
+  });
   const users = await UserDirectory.open(join(home.path, 'users.json'));
   await users.set('op', 'e2e-op-pw', 'operator');
   await users.set('viewer', 'e2e-viewer-pw', 'viewer');
@@ -88,10 +97,16 @@ describe('authentication and transport errors', () => {
   it('answers 404 JSON, 413 JSON and 400 JSON', async () => {
     const unknown = await api('GET', '/api/iop/nothing-here');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toEqual({ error: 'ERROR #ROUTE_NOT_FOUND: No route GET /api/iop/nothing-here: see GET /api/iop/openapi.json for the routes', code: 'ERR_ROUTE_NOT_FOUND' });
+    expect(unknown.json).toEqual({
+      error: 'ERROR #ROUTE_NOT_FOUND: No route GET /api/iop/nothing-here: see GET /api/iop/openapi.json for the routes',
+      code: 'ERR_ROUTE_NOT_FOUND',
+    });
     const tooLarge = await api('POST', '/api/iop/stop', { pad: 'x'.repeat(bodyLimit) });
     expect(tooLarge.status).toBe(413);
-    expect(tooLarge.json).toEqual({ error: `ERROR #BODY_TOO_LARGE: The request body is larger than the limit of ${bodyLimit} bytes`, code: 'ERR_BODY_TOO_LARGE' });
+    expect(tooLarge.json).toEqual({
+      error: `ERROR #BODY_TOO_LARGE: The request body is larger than the limit of ${bodyLimit} bytes`,
+      code: 'ERR_BODY_TOO_LARGE',
+    });
     const notJson = await api('POST', '/api/iop/start', '{"production": oops');
     expect(notJson.status).toBe(400);
     expect((notJson.json as { error: string }).error).toMatch(/^ERROR #BODY_NOT_JSON: The request body is not valid JSON/);
@@ -121,13 +136,21 @@ describe('migrate', () => {
     const reply = await api('PUT', '/api/iop/migrate?namespace=USER', { namespace: 'USER', package: 'echo', remote_folder: '', body: await packageFiles() });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.text).toBe('');
-    expect((await readdir(join(home.path, 'packages', 'USER', 'echo'), { recursive: true })).sort()).toEqual(['echo.py', 'lib', 'lib/__init__.py', 'lib/messages.py', 'settings.py']);
+    expect((await readdir(join(home.path, 'packages', 'USER', 'echo'), { recursive: true })).sort()).toEqual([
+      'echo.py',
+      'lib',
+      'lib/__init__.py',
+      'lib/messages.py',
+      'settings.py',
+    ]);
   });
 });
 
 describe('migrate failures', () => {
   it('a failing settings.py answers 500 with the Python error and leaves the previous package in place', async () => {
-    const files = (await packageFiles()).map((file) => (file.name === 'settings.py' ? { ...file, data: "raise ValueError('broken settings on purpose')\n" } : file));
+    const files = (await packageFiles()).map((file) =>
+      file.name === 'settings.py' ? { ...file, data: "raise ValueError('broken settings on purpose')\n" } : file,
+    );
     const reply = await api('PUT', '/api/iop/migrate', { package: 'echo', body: [...files, { name: 'extra.py', data: '' }] });
     expect(reply.status).toBe(500);
     expect((reply.json as { error: string }).error).toMatch(/broken settings on purpose/);
@@ -167,7 +190,10 @@ describe('production routes', () => {
     const misspelt = await api('POST', '/api/iop/start', { prodution: 'Api.Test.Production' }, 'operator');
     expect(misspelt.status).toBe(400);
     expect(misspelt.headers['content-type']).toMatch(/^application\/json/);
-    expect(misspelt.json).toEqual({ error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)', code: 'ERR_INVALID_INPUT' });
+    expect(misspelt.json).toEqual({
+      error: 'ERROR #INVALID_INPUT: Unknown field prodution in the body of POST /api/iop/start (accepted: production, namespace)',
+      code: 'ERR_INVALID_INPUT',
+    });
     const wrongType = await api('POST', '/api/iop/start', { production: 7 }, 'operator');
     expect(wrongType.status).toBe(400);
     expect((wrongType.json as { error: string }).error).toMatch(/production must be a string, not a number in the body of POST \/api\/iop\/start$/);
@@ -178,7 +204,12 @@ describe('production routes', () => {
   });
 
   it('starts the default production with an empty body', async () => {
-    const reply = await httpCall({ url: server.url, headers: { ...authorization('operator'), 'content-type': 'application/json' } }, 'POST', '/api/iop/start', '');
+    const reply = await httpCall(
+      { url: server.url, headers: { ...authorization('operator'), 'content-type': 'application/json' } },
+      'POST',
+      '/api/iop/start',
+      '',
+    );
     expect(reply.status, reply.text).toBe(200);
     openapi.check('POST', '/api/iop/start', 200, reply.json);
     expect(reply.json).toEqual({ status: 'started', production: 'Api.Test.Production' });
@@ -195,12 +226,22 @@ describe('production routes', () => {
   });
 
   it('POST /test with a string body and restart false gives the same answer', async () => {
-    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: '{"text": "hello"}', restart: false }, 'operator');
+    const reply = await api(
+      'POST',
+      '/api/iop/test',
+      { target: 'Echo', classname: 'lib.messages.EchoRequest', body: '{"text": "hello"}', restart: false },
+      'operator',
+    );
     expect(JSON.parse((reply.json as { body: string }).body)).toMatchObject({ text: 'echo:hello' });
   });
 
   it('POST /test cuts a response over 1,000,000 characters and flags it', async () => {
-    const reply = await api('POST', '/api/iop/test', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { size: 1_100_000 }, restart: false }, 'operator');
+    const reply = await api(
+      'POST',
+      '/api/iop/test',
+      { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { size: 1_100_000 }, restart: false },
+      'operator',
+    );
     expect(reply.status, reply.text.slice(0, 300)).toBe(200);
     const answer = reply.json as { classname: string; body: string; truncated: boolean };
     expect(answer.truncated).toBe(true);
@@ -261,7 +302,9 @@ describe('production routes', () => {
     const queues = (await api('GET', '/api/iop/queues', undefined, 'viewer')).json as { production: string; items: Array<{ item: string }> };
     expect(queues.production).toBe('Api.Test.Production');
     expect(queues.items.map((item) => item.item)).toEqual(['Echo', 'Silent']);
-    const connections = (await api('GET', '/api/iop/connections', undefined, 'viewer')).json as { items: Array<{ item: string; kind: string; iop?: number; module?: string }> };
+    const connections = (await api('GET', '/api/iop/connections', undefined, 'viewer')).json as {
+      items: Array<{ item: string; kind: string; iop?: number; module?: string }>;
+    };
     expect(connections.items[0]).toMatchObject({ item: 'Echo', kind: 'operation', iop: 1, module: 'echo' });
   });
 
@@ -295,7 +338,10 @@ describe('production routes', () => {
     const again = await api('POST', '/api/iop/stop', undefined, 'operator');
     expect(again.status).toBe(500);
     expect(typeof (again.json as { error: string }).error).toBe('string');
-    expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).json).toEqual({ status: 'started', production: 'Api.Test.Production' });
+    expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).json).toEqual({
+      status: 'started',
+      production: 'Api.Test.Production',
+    });
     expect((await api('POST', '/api/iop/kill', {}, 'operator')).json).toEqual({ status: 'killed' });
     expect((await api('GET', '/api/iop/status', undefined, 'viewer')).json).toMatchObject({ status: 'stopped' });
   });
@@ -303,11 +349,26 @@ describe('production routes', () => {
 
 describe('class-document API', () => {
   it('stores documents and compiles them, reporting what was done with each', async () => {
-    const put = await api('PUT', '/api/atelier/v1/USER/doc/IOP.Utils.cls?ignoreConflict=1', { enc: false, content: ['Class IOP.Utils Extends %RegisteredObject', '{', '}'] }, 'admin', '/api/atelier/v1/{namespace}/doc/{name}');
+    const put = await api(
+      'PUT',
+      '/api/atelier/v1/USER/doc/IOP.Utils.cls?ignoreConflict=1',
+      { enc: false, content: ['Class IOP.Utils Extends %RegisteredObject', '{', '}'] },
+      'admin',
+      '/api/atelier/v1/{namespace}/doc/{name}',
+    );
     expect(put.status).toBe(201);
-    const compiled = await api('POST', '/api/atelier/v1/USER/action/compile?flags=cuk', ['IOP.Utils.cls'], 'admin', '/api/atelier/v1/{namespace}/action/compile');
+    const compiled = await api(
+      'POST',
+      '/api/atelier/v1/USER/action/compile?flags=cuk',
+      ['IOP.Utils.cls'],
+      'admin',
+      '/api/atelier/v1/{namespace}/action/compile',
+    );
     expect(compiled.status).toBe(200);
-    expect(compiled.json).toMatchObject({ status: { errors: [] }, console: expect.arrayContaining(['IOP.Utils.cls: kept; Conveyor implements this class natively, nothing to compile']) });
+    expect(compiled.json).toMatchObject({
+      status: { errors: [] },
+      console: expect.arrayContaining(['IOP.Utils.cls: kept; Conveyor implements this class natively, nothing to compile']),
+    });
     const back = await api('GET', '/api/atelier/v1/USER/doc/IOP.Utils.cls', undefined, 'viewer', '/api/atelier/v1/{namespace}/doc/{name}');
     expect((back.json as { result: { content: string[] } }).result.content[0]).toBe('Class IOP.Utils Extends %RegisteredObject');
   });
@@ -315,8 +376,16 @@ describe('class-document API', () => {
 
 describe('users', () => {
   it('an admin manages users through the API; a new user can sign in at once', async () => {
-    expect((await api('PUT', '/api/iop/users/grace', { password: 'pw-grace', role: 'viewer' }, 'admin', '/api/iop/users/{name}')).json).toEqual({ name: 'grace', role: 'viewer' });
-    expect((await api('GET', '/api/iop/users', undefined, 'admin')).json).toEqual(expect.arrayContaining([{ name: 'grace', role: 'viewer' }, { name: 'admin', role: 'admin' }]));
+    expect((await api('PUT', '/api/iop/users/grace', { password: 'pw-grace', role: 'viewer' }, 'admin', '/api/iop/users/{name}')).json).toEqual({
+      name: 'grace',
+      role: 'viewer',
+    });
+    expect((await api('GET', '/api/iop/users', undefined, 'admin')).json).toEqual(
+      expect.arrayContaining([
+        { name: 'grace', role: 'viewer' },
+        { name: 'admin', role: 'admin' },
+      ]),
+    );
     expect((await api('GET', '/api/iop/status', undefined, { raw: `Basic ${Buffer.from('grace:pw-grace').toString('base64')}` })).status).toBe(200);
     expect((await api('DELETE', '/api/iop/users/grace', undefined, 'admin', '/api/iop/users/{name}')).json).toEqual({ status: 'removed', name: 'grace' });
   });
@@ -332,22 +401,31 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
     expect(classes).toContain('Python.EchoOperation');
     const definition = (await api('GET', '/api/iop/definition?production=Api.Test.Production', undefined, 'viewer')).json as { name: string; items: unknown[] };
     expect(definition.name).toBe('Api.Test.Production');
-    expect((await api('PUT', '/api/iop/definition', { definition }, 'admin')).json).toEqual({ production: 'Api.Test.Production', items: definition.items.length });
+    expect((await api('PUT', '/api/iop/definition', { definition }, 'admin')).json).toEqual({
+      production: 'Api.Test.Production',
+      items: definition.items.length,
+    });
     expect(JSON.stringify((await api('GET', '/api/iop/items?production=Api.Test.Production', undefined, 'viewer')).json)).toContain('Echo');
   });
 
   it('finds the messages of a test run, its session trace and log, and resends a request', async () => {
     expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).status).toBe(200);
-    const run = (await api('POST', '/api/iop/test-run', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { text: 'traced' } }, 'operator')).json as { session_id: number; body: string };
+    const run = (await api('POST', '/api/iop/test-run', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { text: 'traced' } }, 'operator'))
+      .json as { session_id: number; body: string };
     expect(JSON.parse(run.body)).toMatchObject({ text: 'echo:traced' });
-    const found = (await api('GET', '/api/iop/messages?target=Echo&limit=5', undefined, 'viewer')).json as { messages: Array<{ id: number; sessionId: number }> };
+    const found = (await api('GET', '/api/iop/messages?target=Echo&limit=5', undefined, 'viewer')).json as {
+      messages: Array<{ id: number; sessionId: number }>;
+    };
     const request = found.messages.find((m) => m.sessionId === run.session_id);
     expect(request).toBeDefined();
     const message = (await api('GET', `/api/iop/messages/${request!.id}`, undefined, 'viewer', '/api/iop/messages/{id}')).json as { body: { data: string } };
     expect(message.body.data).toContain('traced');
     const trace = (await api('GET', `/api/iop/sessions/${run.session_id}`, undefined, 'viewer', '/api/iop/sessions/{id}')).json as { messages: unknown[] };
     expect(trace.messages).toHaveLength(2);
-    const resent = (await api('POST', `/api/iop/messages/${request!.id}/resend`, {}, 'operator', '/api/iop/messages/{id}/resend')).json as { id: number; target: string };
+    const resent = (await api('POST', `/api/iop/messages/${request!.id}/resend`, {}, 'operator', '/api/iop/messages/{id}/resend')).json as {
+      id: number;
+      target: string;
+    };
     expect(resent).toMatchObject({ target: 'Echo' });
     expect(resent.id).toBeGreaterThan(request!.id);
     const search = (await api('GET', '/api/iop/log/search?type=Info&limit=5', undefined, 'viewer')).json as unknown[];
@@ -359,20 +437,47 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
     const source = `<transform sourceClass='IOP.Message' targetClass='IOP.Message' sourceDocType='e2e.In' targetDocType='e2e.Out' create='new' language='objectscript'>
 <assign value='..Lookup("Codes",source.{code},"?")' property='target.{label}' action='set'/>
 </transform>`;
-    expect((await api('POST', '/api/iop/schemas/import', { package: 'e2e', name: 'e2e.Out', schema: { type: 'object', properties: { label: { type: 'string' } } } }, 'admin')).status).toBe(200);
+    expect(
+      (
+        await api(
+          'POST',
+          '/api/iop/schemas/import',
+          { package: 'e2e', name: 'e2e.Out', schema: { type: 'object', properties: { label: { type: 'string' } } } },
+          'admin',
+        )
+      ).status,
+    ).toBe(200);
     expect(JSON.stringify((await api('GET', '/api/iop/schemas', undefined, 'viewer')).json)).toContain('e2e.Out');
-    expect((await api('GET', '/api/iop/schemas/e2e.Out', undefined, 'viewer', '/api/iop/schemas/{name}')).json).toMatchObject({ name: 'e2e.Out', category: 'e2e' });
+    expect((await api('GET', '/api/iop/schemas/e2e.Out', undefined, 'viewer', '/api/iop/schemas/{name}')).json).toMatchObject({
+      name: 'e2e.Out',
+      category: 'e2e',
+    });
     expect(JSON.stringify((await api('GET', '/api/iop/schemas/e2e.Out/tree', undefined, 'viewer', '/api/iop/schemas/{name}/tree')).json)).toContain('label');
     expect((await api('PUT', '/api/iop/lookups/Codes', { entries: { a: 'Alpha' } }, 'operator', '/api/iop/lookups/{name}')).status).toBe(200);
     expect((await api('GET', '/api/iop/lookups', undefined, 'viewer')).json).toEqual({ tables: ['Codes'] });
-    expect((await api('GET', '/api/iop/lookups/Codes', undefined, 'viewer', '/api/iop/lookups/{name}')).json).toEqual({ table: 'Codes', entries: { a: 'Alpha' } });
+    expect((await api('GET', '/api/iop/lookups/Codes', undefined, 'viewer', '/api/iop/lookups/{name}')).json).toEqual({
+      table: 'Codes',
+      entries: { a: 'Alpha' },
+    });
     const exported = (await api('GET', '/api/iop/lookups/export', undefined, 'viewer')).json as { xml: string };
-    expect((await api('POST', '/api/iop/lookups/import', { xml: exported.xml.replace('Alpha', 'Alef') }, 'operator')).json).toEqual({ tables: ['Codes'], entries: 1 });
+    expect((await api('POST', '/api/iop/lookups/import', { xml: exported.xml.replace('Alpha', 'Alef') }, 'operator')).json).toEqual({
+      tables: ['Codes'],
+      entries: 1,
+    });
     expect((await api('POST', '/api/iop/transforms/compile', { source }, 'viewer')).json).toMatchObject({ ok: true });
-    expect((await api('PUT', '/api/iop/transforms/E2E.Label', { source }, 'operator', '/api/iop/transforms/{name}')).json).toMatchObject({ name: 'E2E.Label', version: 1 });
+    expect((await api('PUT', '/api/iop/transforms/E2E.Label', { source }, 'operator', '/api/iop/transforms/{name}')).json).toMatchObject({
+      name: 'E2E.Label',
+      version: 1,
+    });
     expect(JSON.stringify((await api('GET', '/api/iop/transforms', undefined, 'viewer')).json)).toContain('E2E.Label');
-    expect((await api('GET', '/api/iop/transforms/E2E.Label', undefined, 'viewer', '/api/iop/transforms/{name}')).json).toMatchObject({ name: 'E2E.Label', version: 1 });
-    expect((await api('POST', '/api/iop/transforms/run', { name: 'E2E.Label', json: { code: 'a' } }, 'viewer')).json).toMatchObject({ status: 'ok', target: { label: 'Alef' } });
+    expect((await api('GET', '/api/iop/transforms/E2E.Label', undefined, 'viewer', '/api/iop/transforms/{name}')).json).toMatchObject({
+      name: 'E2E.Label',
+      version: 1,
+    });
+    expect((await api('POST', '/api/iop/transforms/run', { name: 'E2E.Label', json: { code: 'a' } }, 'viewer')).json).toMatchObject({
+      status: 'ok',
+      target: { label: 'Alef' },
+    });
     expect((await api('DELETE', '/api/iop/transforms/E2E.Label', undefined, 'operator', '/api/iop/transforms/{name}')).json).toEqual({ deleted: 'E2E.Label' });
     expect((await api('DELETE', '/api/iop/lookups/Codes', undefined, 'operator', '/api/iop/lookups/{name}')).json).toEqual({ deleted: 'Codes' });
     expect((await api('DELETE', '/api/iop/schemas/e2e.Out', undefined, 'operator', '/api/iop/schemas/{name}')).json).toEqual({ deleted: 'e2e.Out' });
@@ -381,7 +486,9 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
 
 describe("the portal's way in: src/client over the browser's fetch", () => {
   it('signs in, reads items and the definition, saves it back and searches messages, typed by the declarations', async () => {
-    const client = new ConveyorClient(createFetchTransport({ baseUrl: server.url, credentials: { username: 'admin', password: 'e2e-admin-pw' } }), { namespace: 'USER' });
+    const client = new ConveyorClient(createFetchTransport({ baseUrl: server.url, credentials: { username: 'admin', password: 'e2e-admin-pw' } }), {
+      namespace: 'USER',
+    });
     expect(await client.call(portalRoutes.whoami)).toEqual({ user: 'admin', role: 'admin', namespaces: ['USER'] });
     const items = await client.call(portalRoutes.items, { query: { production: 'Api.Test.Production' } });
     expect(items.items.map((item) => item.name)).toEqual(['Echo', 'Silent']);

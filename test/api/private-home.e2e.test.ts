@@ -39,12 +39,20 @@ function modesUnder(root: string): Array<{ path: string; mode: number; folder: b
 
 async function packageFiles(): Promise<Array<{ name: string; data: string }>> {
   const names = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
-  return Promise.all(names.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })));
+  return Promise.all(
+    names.map(async (entry) => ({
+      name: relative(fixture, join(entry.parentPath, entry.name)),
+      data: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+    })),
+  );
 }
 
 /** Runs `conveyor serve` on a home expected to be refused; returns its exit code and output. */
 function serveRefused(home: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', 'serve', '--home', home, '--port', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts', 'serve', '--home', home, '--port', '0'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -63,7 +71,8 @@ describe('a fresh home', () => {
     expect((await server.local('GET', '/api/iop/log?top=5')).status).toBe(200);
 
     expect(mode(home)).toBe(0o700);
-    for (const name of ['conveyor.db', 'conveyor.db-wal', 'conveyor.db-shm', 'users.json', 'server.pid']) expect([name, mode(join(home, name))]).toEqual([name, 0o600]);
+    for (const name of ['conveyor.db', 'conveyor.db-wal', 'conveyor.db-shm', 'users.json', 'server.pid'])
+      expect([name, mode(join(home, name))]).toEqual([name, 0o600]);
     expect(mode(server.socketPath)).toBe(0o600);
     const written = modesUnder(home);
     expect(written.some((entry) => entry.path === join('packages', 'USER', 'echo', 'settings.py'))).toBe(true);

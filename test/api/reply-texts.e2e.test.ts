@@ -37,7 +37,10 @@ describe('error replies', () => {
   it('a file name too long for the file system is refused without the server path', async () => {
     const reply = await server.local('PUT', '/api/iop/migrate', { package: 'long', body: [settings, { name: `${'x'.repeat(300)}.py`, data: '' }] });
     expect(reply.status).toBe(500);
-    expect(reply.json).toEqual({ error: "ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG: name too long (open)", code: 'ERR_INVALID_INPUT' });
+    expect(reply.json).toEqual({
+      error: "ERROR #INVALID_INPUT: A name is too long for the server's file system: ENAMETOOLONG: name too long (open)",
+      code: 'ERR_INVALID_INPUT',
+    });
     expectPrivate(reply);
   });
 
@@ -80,7 +83,9 @@ describe('hostile lookup names and XML documents', () => {
   it('deeply nested XML gets a depth error, not a stack overflow', async () => {
     const deep = `<lookupTable>${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}</lookupTable>`;
     const imported = await server.local('POST', '/api/iop/lookups/import', { xml: deep });
-    expect((imported.json as { error: string }).error).toMatch(/^ERROR #INVALID_INPUT: lookup table import:1:\d+: XML nested too deeply: more than 256 elements inside one another/);
+    expect((imported.json as { error: string }).error).toMatch(
+      /^ERROR #INVALID_INPUT: lookup table import:1:\d+: XML nested too deeply: more than 256 elements inside one another/,
+    );
     const source = `<transform sourceClass="Ens.StringRequest" targetClass="Ens.StringRequest">${'<if condition="1"><true>'.repeat(5_000)}${'</true></if>'.repeat(5_000)}</transform>`;
     const compiled = await server.local('POST', '/api/iop/transforms/run', { source, envelope: '<test><Message/></test>' });
     expect(compiled.text).toContain('XML nested too deeply');
@@ -90,9 +95,27 @@ describe('hostile lookup names and XML documents', () => {
 
 describe('hostile names of other stored things', () => {
   it.each([
-    ['a transform named ..', 'PUT', '/api/iop/transforms/%2E%2E', { source: '<transform sourceClass="Ens.StringRequest" targetClass="Ens.StringRequest"/>' }, /^ERROR #INVALID_INPUT: Invalid transform name: ".." cannot name a transform/],
-    ['a schema in the package ../x', 'POST', '/api/iop/schemas/import', { schema: { type: 'object' }, package: '../x', name: 'Ok' }, /^ERROR #INVALID_INPUT: Invalid schema package name: the schema package name "\.\.\/x" contains/],
-    ['a schema named NUL', 'POST', '/api/iop/schemas/import', { schema: { type: 'object' }, package: 'p', name: 'a\u0000b' }, /^ERROR #INVALID_INPUT: Invalid schema name: .* contains a control character/],
+    [
+      'a transform named ..',
+      'PUT',
+      '/api/iop/transforms/%2E%2E',
+      { source: '<transform sourceClass="Ens.StringRequest" targetClass="Ens.StringRequest"/>' },
+      /^ERROR #INVALID_INPUT: Invalid transform name: ".." cannot name a transform/,
+    ],
+    [
+      'a schema in the package ../x',
+      'POST',
+      '/api/iop/schemas/import',
+      { schema: { type: 'object' }, package: '../x', name: 'Ok' },
+      /^ERROR #INVALID_INPUT: Invalid schema package name: the schema package name "\.\.\/x" contains/,
+    ],
+    [
+      'a schema named NUL',
+      'POST',
+      '/api/iop/schemas/import',
+      { schema: { type: 'object' }, package: 'p', name: 'a\u0000b' },
+      /^ERROR #INVALID_INPUT: Invalid schema name: .* contains a control character/,
+    ],
     ['a user named ..', 'PUT', '/api/iop/users/%2E%2E', { password: 'pw', role: 'viewer' }, /^ERROR #INVALID_INPUT: Invalid user name/],
   ])('%s is refused with a clear error', async (_label, method, path, body, text) => {
     const reply = await server.local(method, path, body);
@@ -108,4 +131,3 @@ describe('hostile names of other stored things', () => {
     expect(users.text).not.toContain('".."');
   });
 });
-

@@ -51,9 +51,21 @@ function findCycle(graph: Map<string, string[]>): string[] | null {
 
 describe('the import graph of src/', () => {
   it('finds a cycle when there is one', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', []]]);
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', []],
+    ]);
     expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a']);
-    expect(findCycle(new Map([['a', ['b']], ['b', []]]))).toBeNull();
+    expect(
+      findCycle(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it('has no cycle', () => {

@@ -30,7 +30,13 @@ interface Mishandled {
   problems: string[];
   reply: string;
 }
-const tally = { tried: 0, mishandled: [] as Mishandled[], stateChanges: [] as string[], unknownRoutes: [] as string[], millisecondsPerRoute: {} as Record<string, number> };
+const tally = {
+  tried: 0,
+  mishandled: [] as Mishandled[],
+  stateChanges: [] as string[],
+  unknownRoutes: [] as string[],
+  millisecondsPerRoute: {} as Record<string, number>,
+};
 
 afterAll(async () => {
   const byKind = new Map<string, number>();
@@ -59,7 +65,13 @@ async function send(badCase: BadCase) {
 
 it('reads a document that lists the routes every part of the server adds', () => {
   const keys = routes.map(routeKey);
-  for (const expected of ['POST /api/iop/test', 'PUT /api/iop/migrate', 'PUT /api/iop/users/{name}', 'POST /api/atelier/v1/{namespace}/action/compile', 'PUT /api/iop/lookups/{name}']) {
+  for (const expected of [
+    'POST /api/iop/test',
+    'PUT /api/iop/migrate',
+    'PUT /api/iop/users/{name}',
+    'POST /api/atelier/v1/{namespace}/action/compile',
+    'PUT /api/iop/lookups/{name}',
+  ]) {
     expect(keys).toContain(expected);
   }
 });

@@ -8,7 +8,19 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminPassword, cleanEnv, cliPath, echoPackageCopy, repositoryRoot, runCli, startCli, startServer, temporaryFolder, waitForOutput, type RunningServer } from './support/cli-harness.ts';
+import {
+  adminPassword,
+  cleanEnv,
+  cliPath,
+  echoPackageCopy,
+  repositoryRoot,
+  runCli,
+  startCli,
+  startServer,
+  temporaryFolder,
+  waitForOutput,
+  type RunningServer,
+} from './support/cli-harness.ts';
 
 let server: RunningServer;
 let env: Record<string, string>;
@@ -57,7 +69,11 @@ describe('cli in remote mode', () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^usage: cli /);
       expect(result.stdout).toContain('-s, --start [NAME]');
-      expect(result.stdout.trimEnd().split('\n').slice(-3)).toEqual(['Default production: Python.Production', 'Namespace: USER', `Mode: REMOTE (${server.url})`]);
+      expect(result.stdout.trimEnd().split('\n').slice(-3)).toEqual([
+        'Default production: Python.Production',
+        'Namespace: USER',
+        `Mode: REMOTE (${server.url})`,
+      ]);
     }
   });
 
@@ -93,7 +109,13 @@ describe('cli in remote mode', () => {
     expect(result.code).toBe(0);
     const exported = JSON.parse(result.stdout);
     expect(exported).toMatchObject({
-      Production: { '@Name': 'Echo.Production', '@TestingEnabled': 'true', '@LogGeneralTraceEvents': 'false', Description: 'Echo test production', ActorPoolSize: '1' },
+      Production: {
+        '@Name': 'Echo.Production',
+        '@TestingEnabled': 'true',
+        '@LogGeneralTraceEvents': 'false',
+        Description: 'Echo test production',
+        ActorPoolSize: '1',
+      },
     });
     expect(exported.Production.Item[0]).toMatchObject({
       '@Name': 'Echo.Operation',
@@ -212,16 +234,26 @@ describe('cli in remote mode', () => {
   it('--import-schema FILE PACKAGE NAME registers a JSON schema', async () => {
     writeFileSync(
       join(work, 'person.json'),
-      JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', title: 'Person', properties: { name: { type: 'string', default: null } } }),
+      JSON.stringify({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        title: 'Person',
+        properties: { name: { type: 'string', default: null } },
+      }),
     );
     const result = await cli(['--import-schema', 'person.json', 'Demo', 'Person']);
     expect(result).toEqual({ code: 0, stdout: 'Schema Person imported into package Demo\n', stderr: '' });
   });
 
   it('--import-schema names a missing or invalid schema file before asking the server', async () => {
-    expect(await cli(['--import-schema', 'none.json', 'Demo', 'X'])).toMatchObject({ code: 1, stderr: `Error: --import-schema: cannot read ${join(work, 'none.json')}: no such file\n` });
+    expect(await cli(['--import-schema', 'none.json', 'Demo', 'X'])).toMatchObject({
+      code: 1,
+      stderr: `Error: --import-schema: cannot read ${join(work, 'none.json')}: no such file\n`,
+    });
     writeFileSync(join(work, 'broken.json'), '{"type": ');
-    expect((await cli(['--import-schema', 'broken.json', 'Demo', 'X'])).stderr).toContain(`Error: --import-schema: ${join(work, 'broken.json')} is not valid JSON`);
+    expect((await cli(['--import-schema', 'broken.json', 'Demo', 'X'])).stderr).toContain(
+      `Error: --import-schema: ${join(work, 'broken.json')} is not valid JSON`,
+    );
   });
 
   it('-n overrides the namespace for one command', async () => {
@@ -289,7 +321,9 @@ describe('cli remote errors', () => {
     const port = await closedPort();
     const result = await cli(['-l'], { CLI_URL: `http://127.0.0.1:${port}` });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`Error: Cannot reach the server at http://127.0.0.1:${port}: connection refused (nothing listens there) (check CLI_URL and that the server is running)\n`);
+    expect(result.stderr).toBe(
+      `Error: Cannot reach the server at http://127.0.0.1:${port}: connection refused (nothing listens there) (check CLI_URL and that the server is running)\n`,
+    );
   });
 
   it('a server error is shown as its text', async () => {
@@ -358,10 +392,14 @@ describe('a server mounted elsewhere', () => {
 });
 
 describe('cli remote activation order', () => {
-  const modeLine = async (args: string[], extra: Record<string, string>) => (await runCli(['-h', ...args], { env: cleanEnv(extra), cwd: work })).stdout.trimEnd().split('\n').at(-1);
+  const modeLine = async (args: string[], extra: Record<string, string>) =>
+    (await runCli(['-h', ...args], { env: cleanEnv(extra), cwd: work })).stdout.trimEnd().split('\n').at(-1);
 
   function settingsFile(name: string, url: string, extra = ''): string {
-    writeFileSync(join(work, name), `from not_installed import Thing\nREMOTE_SETTINGS = {"url": "${url}", "username": "admin", "password": "${adminPassword}"${extra}}\n`);
+    writeFileSync(
+      join(work, name),
+      `from not_installed import Thing\nREMOTE_SETTINGS = {"url": "${url}", "username": "admin", "password": "${adminPassword}"${extra}}\n`,
+    );
     return name;
   }
 
@@ -421,7 +459,10 @@ describe('the Python SDK fixture package, remotely', () => {
     try {
       cpSync(join(repositoryRoot, 'test', 'fixtures', 'python', 'migration'), folder, { recursive: true });
       const settings = join(folder, 'settings.py');
-      writeFileSync(settings, `${readFileSync(settings, 'utf8')}\nREMOTE_SETTINGS = {"url": "${server.url}", "username": "admin", "password": "${adminPassword}", "package": "sdk_fixture"}\n`);
+      writeFileSync(
+        settings,
+        `${readFileSync(settings, 'utf8')}\nREMOTE_SETTINGS = {"url": "${server.url}", "username": "admin", "password": "${adminPassword}", "package": "sdk_fixture"}\n`,
+      );
       const migrated = await runCli(['-m', settings], { env: cleanEnv(), cwd: work });
       expect(migrated.code, migrated.stderr).toBe(0);
       expect(Object.keys(JSON.parse((await cli(['-l'])).stdout))).toEqual(expect.arrayContaining(['Python.TestSettingProduction', 'dc.Python.Production']));

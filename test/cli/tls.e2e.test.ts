@@ -98,7 +98,9 @@ describe('a server with a certificate and key', () => {
       'print(json.dumps(out))',
     ].join('\n');
     const output = await new Promise<string>((resolve, reject) => {
-      execFile('python3', ['-c', script, server.url, adminPassword], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+      execFile('python3', ['-c', script, server.url, adminPassword], (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      );
     });
     const replies = JSON.parse(output) as Record<string, unknown>;
     expect(replies['/api/iop/status']).toEqual([200, 'application/json; charset=utf-8']);

@@ -34,7 +34,9 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
   };
   const statusOf = async (node: ServerProcess) => ((await node.local('GET', '/api/iop/status')).json as { status: string }).status;
   const requestCounts = async () =>
-    adminQuery<{ status: string; count: string }>(`SELECT status, count(*) AS count FROM "${schema}".messages WHERE kind = 'request' AND target IN ('Forward', 'Answer') GROUP BY status`);
+    adminQuery<{ status: string; count: string }>(
+      `SELECT status, count(*) AS count FROM "${schema}".messages WHERE kind = 'request' AND target IN ('Forward', 'Answer') GROUP BY status`,
+    );
 
   it('shares the work, survives the death of a node and applies lifecycle commands everywhere', async () => {
     nodes.push(await start('a'));
@@ -50,7 +52,12 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
     for (const node of nodes) await eventually(async () => (await statusOf(node)) === 'running', 'every node to run the production');
 
     // The poller runs on one node at a time; find which one holds it.
-    const pollerOwner = async () => (await adminQuery<{ owner: string }>(`SELECT owner FROM "${schema}".leases WHERE name LIKE 'poller:%' AND expires_at > (extract(epoch from now()) * 1000)`))[0]?.owner;
+    const pollerOwner = async () =>
+      (
+        await adminQuery<{ owner: string }>(
+          `SELECT owner FROM "${schema}".leases WHERE name LIKE 'poller:%' AND expires_at > (extract(epoch from now()) * 1000)`,
+        )
+      )[0]?.owner;
     const firstPoller = await eventually(pollerOwner, 'a node to take the poller lease');
     const victim = nodes.find((node) => firstPoller.includes(`-${node.child.pid}-`)) ?? c;
     const survivors = nodes.filter((node) => node !== victim);
@@ -62,7 +69,7 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
     const worker = async (lane: number) => {
       while (next < total) {
         const n = next++;
-        const node = (nodes.filter((x) => x !== victim || replies.length < total / 3))[(n + lane) % 3] ?? survivors[0]!;
+        const node = nodes.filter((x) => x !== victim || replies.length < total / 3)[(n + lane) % 3] ?? survivors[0]!;
         try {
           const reply = await node.local('POST', '/api/iop/test', { target: 'Forward', classname: 'cluster_components.Ping', body: { n }, restart: false });
           if (reply.status === 200) replies.push(JSON.parse((reply.json as { body: string }).body) as { n: number; pid: number });
@@ -77,26 +84,37 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
     expect(victim.child.signalCode).toBe('SIGKILL');
 
     // Every accepted request ends completed: the dead node's leased requests were taken over.
-    await eventually(async () => {
-      const counts = await requestCounts();
-      return counts.every((row) => row.status === 'completed') ? counts : undefined;
-    }, 'every accepted request to complete', 60_000);
+    await eventually(
+      async () => {
+        const counts = await requestCounts();
+        return counts.every((row) => row.status === 'completed') ? counts : undefined;
+      },
+      'every accepted request to complete',
+      60_000,
+    );
     const answered = await adminQuery<{ n: string; times: string }>(
       `SELECT b.data::json->>'n' AS n, count(*) AS times FROM "${schema}".messages m JOIN "${schema}".message_bodies b ON b.message_id = m.id WHERE m.kind = 'request' AND m.target = 'Answer' GROUP BY 1`,
     );
     const duplicates = answered.filter((row) => Number(row.times) > 1).length;
     const workerPids = new Set(replies.map((r) => r.pid));
-    console.log(`cluster: ${total} requests, ${replies.length} answered to their caller, ${failed} lost with the killed node's connections, ${answered.length} distinct requests handled, ${duplicates} handled twice, answered by ${workerPids.size} worker processes`);
+    console.log(
+      `cluster: ${total} requests, ${replies.length} answered to their caller, ${failed} lost with the killed node's connections, ${answered.length} distinct requests handled, ${duplicates} handled twice, answered by ${workerPids.size} worker processes`,
+    );
     expect(workerPids.size).toBeGreaterThan(1);
     for (const reply of replies) expect(answered.some((row) => Number(row.n) === reply.n)).toBe(true);
 
     // The poller moved to a surviving node and keeps ticking.
-    const newPoller = await eventually(async () => {
-      const owner = await pollerOwner();
-      return owner && owner !== firstPoller ? owner : undefined;
-    }, 'the poller lease to move', 30_000);
+    const newPoller = await eventually(
+      async () => {
+        const owner = await pollerOwner();
+        return owner && owner !== firstPoller ? owner : undefined;
+      },
+      'the poller lease to move',
+      30_000,
+    );
     expect(survivors.some((node) => newPoller.includes(`-${node.child.pid}-`))).toBe(true);
-    const ticks = async () => Number((await adminQuery<{ count: string }>(`SELECT count(*) AS count FROM "${schema}".messages WHERE target = 'Tally' AND kind = 'request'`))[0]!.count);
+    const ticks = async () =>
+      Number((await adminQuery<{ count: string }>(`SELECT count(*) AS count FROM "${schema}".messages WHERE target = 'Tally' AND kind = 'request'`))[0]!.count);
     const before = await ticks();
     await eventually(async () => (await ticks()) > before + 3, 'ticks after the move');
 
@@ -106,7 +124,10 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
     await eventually(async () => (await statusOf(second)) === 'stopped', 'the other node to stop');
     ok(await second.local('POST', '/api/iop/start', {}), 'start again');
     await eventually(async () => (await statusOf(first)) === 'running', 'the first node to run again');
-    const answer = ok(await first.local('POST', '/api/iop/test', { target: 'Forward', classname: 'cluster_components.Ping', body: { n: 999 }, restart: false }), 'test after restart') as { body: string };
+    const answer = ok(
+      await first.local('POST', '/api/iop/test', { target: 'Forward', classname: 'cluster_components.Ping', body: { n: 999 }, restart: false }),
+      'test after restart',
+    ) as { body: string };
     expect(JSON.parse(answer.body)).toMatchObject({ n: 999 });
     const log = ok(await second.local('GET', '/api/iop/log?top=200'), 'log') as Array<{ text: string }>;
     expect(log.some((entry) => entry.text === 'Production Cluster.Production stopped')).toBe(true);

@@ -44,7 +44,11 @@ describe('a DTL transform inside a Python production', () => {
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({ class: 'messages.Shipment', recipient: 'ADA', count: 3, first_item: 'gear' });
 
     // Python code runs the same stored transform itself: self.transform(...) and iris.cls(...).Transform(...).
-    const converted = await server.local('POST', '/api/iop/test', { target: 'Converter', classname: 'messages.Order', body: { customer: 'Bob', items: ['axle', 'nut'] } });
+    const converted = await server.local('POST', '/api/iop/test', {
+      target: 'Converter',
+      classname: 'messages.Order',
+      body: { customer: 'Bob', items: ['axle', 'nut'] },
+    });
     expect(converted.status, converted.text).toBe(200);
     const reply = converted.json as { classname: string; body: string };
     expect(reply.classname).toBe('messages.Shipment');

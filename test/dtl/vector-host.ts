@@ -21,7 +21,10 @@ export function sqliteRunner(fixture: Record<string, Record<string, unknown>[]>)
     for (const row of rows) insert.run(...columns.map((c) => row[c] as string | number | null));
   }
   return (query) => {
-    const row = db.prepare(query.text).raw(true).get(...query.params) as (string | number | null)[] | undefined;
+    const row = db
+      .prepare(query.text)
+      .raw(true)
+      .get(...query.params) as (string | number | null)[] | undefined;
     return row;
   };
 }

@@ -74,11 +74,15 @@ describe('crash recovery of a real server', () => {
     expect((await server.local('GET', '/api/iop/status')).json).toEqual({ production: 'Crash.Files', status: 'troubled' });
     expect((await server.local('POST', '/api/iop/start', {})).status).toBe(200);
 
-    const all = await eventually(async () => {
-      const lines = await recorded(record);
-      const pending = await readdir(inbox);
-      return new Set(lines).size === total && pending.length === 0 ? lines : undefined;
-    }, 'every message to be recorded', 60_000);
+    const all = await eventually(
+      async () => {
+        const lines = await recorded(record);
+        const pending = await readdir(inbox);
+        return new Set(lines).size === total && pending.length === 0 ? lines : undefined;
+      },
+      'every message to be recorded',
+      60_000,
+    );
     const duplicates = all.length - new Set(all).size;
     console.log(`crash recovery: ${total} messages, ${beforeRestart} recorded before kill -9, ${duplicates} delivered twice, 0 lost`);
     for (let i = 0; i < total; i++) expect(all).toContain(`message ${i}`);

@@ -88,16 +88,20 @@ describe('a migration interrupted between its steps', () => {
   it.each([
     ['before its commit', false, 'discarded', 'v1'],
     ['after its commit', true, 'finished', 'v2'],
-  ] as const)('is settled at the next start when killed %s', async (_when, committed, outcome, version) => {
-    const home = join(dir.path, outcome);
-    const first = await startServerProcess(home);
-    expect((await first.local('PUT', '/api/iop/migrate', { package: 'python', body: packageFiles(1) })).status).toBe(200);
-    await first.kill('SIGTERM');
-    await interrupt(home, committed);
-    const second = await startServerProcess(home);
-    await second.kill('SIGTERM');
-    expect(second.output()).toContain(`Recovered the interrupted migration of ${join(home, 'packages', 'USER', 'python')}: ${outcome}`);
-    const seen = await observe(home, join(home, 'packages', 'USER', 'python'));
-    expect(singleVersion(seen, true), JSON.stringify(seen)).toBe(version);
-  }, 120_000);
+  ] as const)(
+    'is settled at the next start when killed %s',
+    async (_when, committed, outcome, version) => {
+      const home = join(dir.path, outcome);
+      const first = await startServerProcess(home);
+      expect((await first.local('PUT', '/api/iop/migrate', { package: 'python', body: packageFiles(1) })).status).toBe(200);
+      await first.kill('SIGTERM');
+      await interrupt(home, committed);
+      const second = await startServerProcess(home);
+      await second.kill('SIGTERM');
+      expect(second.output()).toContain(`Recovered the interrupted migration of ${join(home, 'packages', 'USER', 'python')}: ${outcome}`);
+      const seen = await observe(home, join(home, 'packages', 'USER', 'python'));
+      expect(singleVersion(seen, true), JSON.stringify(seen)).toBe(version);
+    },
+    120_000,
+  );
 });

@@ -1,6 +1,18 @@
 /** The DTL editor's model operations (web/src/dtl/model.ts) on real src/dtl documents. */
 import { describe, expect, it } from 'vitest';
-import { appendAction, mapFields, mappingLinks, moveAction, newAction, newTransformXml, parseXml, removeAction, replaceAction, roundTrip, schemaPath } from '../../web/src/dtl/model.ts';
+import {
+  appendAction,
+  mapFields,
+  mappingLinks,
+  moveAction,
+  newAction,
+  newTransformXml,
+  parseXml,
+  removeAction,
+  replaceAction,
+  roundTrip,
+  schemaPath,
+} from '../../web/src/dtl/model.ts';
 import { parseLookupFile } from '../../web/src/lookup-file.ts';
 
 function blank() {
@@ -75,8 +87,14 @@ describe('DTL editor model', () => {
 
 describe('lookup table files', () => {
   it('reads a JSON object or CSV key,value lines, and names a bad line', () => {
-    expect(parseLookupFile('{"a": "1", "b": 2}')).toEqual([{ key: 'a', value: '1' }, { key: 'b', value: '2' }]);
-    expect(parseLookupFile('ACME, Acme Corp, Ltd\nX,y\n')).toEqual([{ key: 'ACME', value: 'Acme Corp, Ltd' }, { key: 'X', value: 'y' }]);
+    expect(parseLookupFile('{"a": "1", "b": 2}')).toEqual([
+      { key: 'a', value: '1' },
+      { key: 'b', value: '2' },
+    ]);
+    expect(parseLookupFile('ACME, Acme Corp, Ltd\nX,y\n')).toEqual([
+      { key: 'ACME', value: 'Acme Corp, Ltd' },
+      { key: 'X', value: 'y' },
+    ]);
     expect(() => parseLookupFile('a,1\nbroken')).toThrow('line 2 has no comma: write key,value');
   });
 });

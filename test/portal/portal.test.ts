@@ -27,7 +27,9 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
   const shot = (name: string) => page.screenshot({ path: join(screenshots, `${name}.png`) });
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: repoRoot });
+    execFileSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+      cwd: repoRoot,
+    });
     home = await mkdtemp(join(tmpdir(), 'conveyor-portal-e2e-'));
     server = await startPortalServer(home);
     await migrateFixture(server);
@@ -111,7 +113,11 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await shot('configuration');
     await page.getByRole('button', { name: 'Update' }).click();
     await expect
-      .poll(async () => (JSON.parse((await server.api('GET', '/log?top=30')).text) as Array<{ text: string }>).some((entry) => entry.text.startsWith('DISPATCHED order')), { timeout: 30_000 })
+      .poll(
+        async () =>
+          (JSON.parse((await server.api('GET', '/log?top=30')).text) as Array<{ text: string }>).some((entry) => entry.text.startsWith('DISPATCHED order')),
+        { timeout: 30_000 },
+      )
       .toBe(true);
   });
 
@@ -160,7 +166,9 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await expect.poll(() => page.locator('.mapper-link').count()).toBe(4);
     await page.locator('li.action-assign').nth(3).getByRole('button', { name: 'Remove assign' }).click();
     const xml = page.getByLabel('Transform XML');
-    expect(await xml.inputValue()).toContain("<foreach property='source.{lines()}' key='k1' >\n  <assign value='source.{lines(k1).sku}' property='target.{skus()}' action='append' />");
+    expect(await xml.inputValue()).toContain(
+      "<foreach property='source.{lines()}' key='k1' >\n  <assign value='source.{lines(k1).sku}' property='target.{skus()}' action='append' />",
+    );
     expect(await page.locator('.mapper-link').count()).toBe(3);
 
     const reference = page.locator('li.action-assign').nth(1).getByLabel('Value');
@@ -179,10 +187,14 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await page.getByRole('status').filter({ hasText: 'Saved as version 1.' }).waitFor();
     await shot('dtl-editor');
 
-    await page.getByLabel('Test payload').fill('<test><Message><json><![CDATA[{"number": 7, "customer": "ACME", "lines": [{"sku": "A-1"}, {"sku": "B-7"}]}]]></json></Message></test>');
+    await page
+      .getByLabel('Test payload')
+      .fill('<test><Message><json><![CDATA[{"number": 7, "customer": "ACME", "lines": [{"sku": "A-1"}, {"sku": "B-7"}]}]]></json></Message></test>');
     await page.getByRole('button', { name: 'Run' }).click();
     const result = page.getByRole('region', { name: 'Test result' });
-    await expect.poll(async () => JSON.parse((await result.getByLabel('Target').textContent()) ?? 'null')).toEqual({ client: 'ACME', reference: 'SO-7', skus: ['A-1', 'B-7'] });
+    await expect
+      .poll(async () => JSON.parse((await result.getByLabel('Target').textContent()) ?? 'null'))
+      .toEqual({ client: 'ACME', reference: 'SO-7', skus: ['A-1', 'B-7'] });
     expect(await result.locator('.badge').textContent()).toBe('ok');
     expect(await result.locator('pre').nth(1).textContent()).toContain('mapped ACME');
     await result.scrollIntoViewIfNeeded();
@@ -199,7 +211,10 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await page.getByLabel('New item class').fill('Conveyor.Process.Transform');
     await page.getByRole('button', { name: 'Add item' }).click();
     const region = page.getByRole('region', { name: 'Item settings' });
-    for (const [index, [name, value]] of [['Transform', 'Demo.OrderToShipment'], ['TargetConfigNames', 'ShippingOperation']].entries()) {
+    for (const [index, [name, value]] of [
+      ['Transform', 'Demo.OrderToShipment'],
+      ['TargetConfigNames', 'ShippingOperation'],
+    ].entries()) {
       await region.getByRole('button', { name: 'Add setting' }).click();
       await region.getByLabel('Setting name').nth(index).fill(name!);
       await region.getByLabel(`Value of ${name}`).fill(value!);
@@ -216,7 +231,9 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await page.getByRole('button', { name: 'Send' }).click();
     const reply = page.getByRole('region', { name: 'Reply' });
     await expect.poll(() => reply.locator('pre').textContent(), { timeout: 30_000 }).toContain('"text": "DISPATCHED shipment SO-42 for Tester: A-1, C-3"');
-    await expect.poll(() => page.locator('svg.trace .trace-item').allTextContents()).toEqual(['EnsLib.Testing.Service', 'OrderToShipment', 'ShippingOperation']);
+    await expect
+      .poll(() => page.locator('svg.trace .trace-item').allTextContents())
+      .toEqual(['EnsLib.Testing.Service', 'OrderToShipment', 'ShippingOperation']);
     await shot('transform-in-production');
   });
 
@@ -233,7 +250,9 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await page.getByLabel('Schema file').setInputFiles([]);
     await page.getByLabel('Server path').fill('/no/such/schema.json');
     await page.getByRole('button', { name: 'Import' }).click();
-    await expect.poll(() => page.getByRole('form', { name: 'Import schema' }).locator('xpath=..').locator('.error-note').textContent()).toMatch(/Cannot read the schema file \/no\/such\/schema.json: ENOENT/);
+    await expect
+      .poll(() => page.getByRole('form', { name: 'Import schema' }).locator('xpath=..').locator('.error-note').textContent())
+      .toMatch(/Cannot read the schema file \/no\/such\/schema.json: ENOENT/);
     await shot('schemas');
   });
 
@@ -249,7 +268,9 @@ describe.skipIf(!hasChromium)('portal in a browser (skipped without Chromium: ap
     await page.getByLabel('Key 2').fill('GLOBEX');
     await page.getByLabel('Value 2').fill('Globex Inc.');
     await page.getByRole('button', { name: 'Save table' }).click();
-    await expect.poll(async () => JSON.parse((await server.api('GET', '/lookups/Clients')).text)).toEqual({ table: 'Clients', entries: { ACME: 'Acme Corporation', GLOBEX: 'Globex Inc.' } });
+    await expect
+      .poll(async () => JSON.parse((await server.api('GET', '/lookups/Clients')).text))
+      .toEqual({ table: 'Clients', entries: { ACME: 'Acme Corporation', GLOBEX: 'Globex Inc.' } });
     await page.getByRole('list', { name: 'Tables' }).getByRole('button', { name: 'Clients' }).waitFor();
     await shot('lookups');
   });

@@ -71,7 +71,12 @@ describe('Python processes through the engine', () => {
       return messages.length === 2 ? messages : undefined;
     }, 'both lines to reach Echo');
     const bodies = await Promise.all(sent.map(async (m) => JSON.parse((await user.messages.get(m.id)).body.data) as unknown));
-    expect(bodies).toEqual(expect.arrayContaining([{ integer: 5, string: 'alpha' }, { integer: 4, string: 'beta' }]));
+    expect(bodies).toEqual(
+      expect.arrayContaining([
+        { integer: 5, string: 'alpha' },
+        { integer: 4, string: 'beta' },
+      ]),
+    );
   });
 
   it('gives an operation its Python outbound adapter as self.adapter, configured by Adapter settings', async () => {

@@ -78,7 +78,10 @@ describe('a Python production through the engine', () => {
     };
     const before = await ask('probe-1.txt');
     process.kill(before.worker_pid, 'SIGKILL');
-    await eventually(async () => (await user.log.top(50)).some((e) => e.configName === 'NormalWriter' && e.type === 'Error' && e.text.includes('SIGKILL')) || undefined, 'the death to be logged');
+    await eventually(
+      async () => (await user.log.top(50)).some((e) => e.configName === 'NormalWriter' && e.type === 'Error' && e.text.includes('SIGKILL')) || undefined,
+      'the death to be logged',
+    );
     const after = await ask('probe-2.txt');
     expect(after.worker_pid).not.toBe(before.worker_pid);
     expect(readFileSync(after.path, 'utf8')).toBe('probe');

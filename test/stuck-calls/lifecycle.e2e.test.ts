@@ -61,7 +61,11 @@ describe('stuck calls never freeze the control plane', () => {
     const stopped = await answersWithin(refusal, 'test to a stopped item', test({ target: 'Echo', restart: false }));
     expect(errorOf(stopped)).toMatch(/Echo.*stopped/);
     // With a restart (the default) the stopped item is started and answers.
-    const answered = await answersWithin(refusal, 'test restarting a stopped item', test({ target: 'Echo', classname: 'stuck_msg.Ping', body: { text: 'hi' } }));
+    const answered = await answersWithin(
+      refusal,
+      'test restarting a stopped item',
+      test({ target: 'Echo', classname: 'stuck_msg.Ping', body: { text: 'hi' } }),
+    );
     expect(answered.status, answered.text).toBe(200);
     expect(JSON.parse((answered.json as { body: string }).body)).toEqual({ text: 'hi' });
   });
@@ -95,11 +99,18 @@ describe('stuck calls never freeze the control plane', () => {
   it('a test call that gets no reply times out, ends the worker and puts the item in error', async () => {
     const before = await lastLogId(server);
     // 8 s: long enough for the Gate to take the message even on a loaded machine (then it is stuck on it).
-    const reply = await answersWithin(60_000, 'test with an 8 s timeout', test({ target: 'Gate', classname: 'stuck_msg.Ping', body: { text: 'never' }, timeout: 8 }));
+    const reply = await answersWithin(
+      60_000,
+      'test with an 8 s timeout',
+      test({ target: 'Gate', classname: 'stuck_msg.Ping', body: { text: 'never' }, timeout: 8 }),
+    );
     expect(reply.status).toBe(500);
     expect(errorOf(reply)).toMatch(/Gate did not answer test message \d+ within 8000 ms; its worker was ended/);
     // The event log is written in batches: the entry may land just after the reply.
-    await eventually(async () => (await logSince(server, before)).some((e) => e.type === 'Error' && e.config_name === 'Gate' && /did not answer/.test(e.text)) || undefined, 'the Error entry of the Gate');
+    await eventually(
+      async () => (await logSince(server, before)).some((e) => e.type === 'Error' && e.config_name === 'Gate' && /did not answer/.test(e.text)) || undefined,
+      'the Error entry of the Gate',
+    );
     const refused = await answersWithin(refusal, 'test to the item in error', test({ target: 'Gate', restart: false }));
     expect(errorOf(refused)).toMatch(/Gate.*in error/);
   });
@@ -125,7 +136,11 @@ describe('stuck calls never freeze the control plane', () => {
     expect(errorOf(released)).toMatch(/before the reply came/);
 
     // After the restart the message was delivered again and is stuck again: kill pre-empts it.
-    await eventually(() => recorded(dir.path, 'record.txt.entered').filter((t) => t === 'held').length >= 2 || undefined, 'the held message to be delivered again', 30_000);
+    await eventually(
+      () => recorded(dir.path, 'record.txt.entered').filter((t) => t === 'held').length >= 2 || undefined,
+      'the held message to be delivered again',
+      30_000,
+    );
     const killed = await answersWithin(killDeadline, 'kill', call('POST', '/kill'));
     expect(killed.json).toEqual({ status: 'killed' });
     expect(recorded(dir.path, 'record.txt')).not.toContain('held');
@@ -169,7 +184,11 @@ describe('stuck calls never freeze the control plane', () => {
       const items = ((await call('GET', '/items?production=Stuck.Production')).json as { items: Array<{ name: string }> }).items;
       return items.some((item) => item.name === 'Late3') || undefined;
     }, 'the update to be adding its items');
-    const echo = await answersWithin(refusal, 'a test elsewhere during the update', test({ target: 'Echo', classname: 'stuck_msg.Ping', body: { text: 'during' }, restart: false }));
+    const echo = await answersWithin(
+      refusal,
+      'a test elsewhere during the update',
+      test({ target: 'Echo', classname: 'stuck_msg.Ping', body: { text: 'during' }, restart: false }),
+    );
     expect(echo.status, echo.text).toBe(200);
     const restarted = await answersWithin(refusal, 'component/restart during the update', call('POST', '/component/restart', { component: 'Echo' }));
     expect(restarted.status, restarted.text).toBe(200);

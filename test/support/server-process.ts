@@ -40,7 +40,9 @@ export function httpCall(
     const req = httpRequest(
       {
         method,
-        ...(options.socketPath ? { socketPath: options.socketPath, path } : { hostname: target!.hostname, port: target!.port, path: target!.pathname + target!.search }),
+        ...(options.socketPath
+          ? { socketPath: options.socketPath, path }
+          : { hostname: target!.hostname, port: target!.port, path: target!.pathname + target!.search }),
         headers: {
           ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
           ...options.headers,

@@ -67,7 +67,12 @@ function Shell() {
         </a>
         <nav aria-label="Sections">
           {sections.map((section) => (
-            <a key={section.key} href={href(section.key)} className={active === section.key ? 'active' : ''} aria-current={active === section.key ? 'page' : undefined}>
+            <a
+              key={section.key}
+              href={href(section.key)}
+              className={active === section.key ? 'active' : ''}
+              aria-current={active === section.key ? 'page' : undefined}
+            >
               {section.label}
             </a>
           ))}

@@ -49,7 +49,15 @@ export const queues = route({
     'Queues',
     closed({
       production: Type.String(),
-      items: Type.Array(closed({ item: Type.String(), queue_name: Type.String(), class_name: Type.String(), exists: Type.Union([Type.Literal(0), Type.Literal(1)]), count: Type.Integer() })),
+      items: Type.Array(
+        closed({
+          item: Type.String(),
+          queue_name: Type.String(),
+          class_name: Type.String(),
+          exists: Type.Union([Type.Literal(0), Type.Literal(1)]),
+          count: Type.Integer(),
+        }),
+      ),
       warnings: Type.Array(Type.String()),
     }),
   ),
@@ -96,5 +104,10 @@ export const nodes = route({
   tag: 'Cluster',
   summary: 'The nodes serving this store and how long each has been silent',
   querystring: noQuery,
-  replies: ok('Nodes', closed({ nodes: Type.Array(closed({ node_id: Type.String(), host: Type.String(), pid: Type.Integer(), self: Type.Boolean(), silent_ms: Type.Integer() })) })),
+  replies: ok(
+    'Nodes',
+    closed({
+      nodes: Type.Array(closed({ node_id: Type.String(), host: Type.String(), pid: Type.Integer(), self: Type.Boolean(), silent_ms: Type.Integer() })),
+    }),
+  ),
 });

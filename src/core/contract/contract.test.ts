@@ -35,7 +35,15 @@ function routesOf(family: object): RouteContract[] {
   return Object.values(family).filter(isRoute);
 }
 
-const routes = [families.specRoutes, families.componentRoutes, families.documentRoutes, families.dtlRoutes, families.portalRoutes, families.userRoutes, families.monitoringRoutes].flatMap(routesOf);
+const routes = [
+  families.specRoutes,
+  families.componentRoutes,
+  families.documentRoutes,
+  families.dtlRoutes,
+  families.portalRoutes,
+  families.userRoutes,
+  families.monitoringRoutes,
+].flatMap(routesOf);
 const documentRoutes = new Set(routesOf(families.documentRoutes));
 
 /** A checker that refuses any field a schema does not declare, the way the reply serializer drops it. */
@@ -46,7 +54,15 @@ function strictCheck(schema: TSchema) {
 
 describe('route declarations', () => {
   it('hold every exact-type check', () => {
-    expect([headerIsExact, storedIsExact, bindingIsExact, summaryIsExact, treeIsExact, diagnosticFits, depthFits]).toEqual([true, true, true, true, true, true, true]);
+    expect([headerIsExact, storedIsExact, bindingIsExact, summaryIsExact, treeIsExact, diagnosticFits, depthFits]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('declare each method and path once', () => {
@@ -66,7 +82,8 @@ describe('route declarations', () => {
     for (const route of routes) {
       if (documentRoutes.has(route)) continue;
       const where = `${route.method} ${route.path}`;
-      if (route.method === 'GET' || route.method === 'DELETE') expect(JSON.parse(JSON.stringify(route.querystring ?? {})).additionalProperties, where).toBe(false);
+      if (route.method === 'GET' || route.method === 'DELETE')
+        expect(JSON.parse(JSON.stringify(route.querystring ?? {})).additionalProperties, where).toBe(false);
       const body = JSON.parse(JSON.stringify(route.body ?? {})) as { type?: string; additionalProperties?: boolean };
       if (body.type === 'object') expect(body.additionalProperties, where).toBe(false);
     }
@@ -79,22 +96,59 @@ describe('route declarations', () => {
     }
   });
 
-  it("accept what the real IoP client sends to the spec routes (iop-reference §2.3, §2.6)", () => {
+  it('accept what the real IoP client sends to the spec routes (iop-reference §2.3, §2.6)', () => {
     const accepts = (schema: TSchema | undefined, value: unknown) => schema !== undefined && strictCheck(schema)(value);
     expect(accepts(families.specRoutes.start.body, {})).toBe(true);
     expect(accepts(families.specRoutes.start.body, { production: 'P' })).toBe(true);
     expect(accepts(families.specRoutes.setDefault.body, { production: 'P', namespace: 'USER' })).toBe(true);
-    for (const body of ['text', { a: 1 }, null]) expect(accepts(families.specRoutes.test.body, { target: '', classname: 'Ens.StringRequest', body, restart: true })).toBe(true);
-    const migrate = { namespace: 'USER', package: 'python', remote_folder: '', body: [{ name: 'settings.py', data: '' }], settings_file: 'settings.py', strict_production_validation: false };
+    for (const body of ['text', { a: 1 }, null])
+      expect(accepts(families.specRoutes.test.body, { target: '', classname: 'Ens.StringRequest', body, restart: true })).toBe(true);
+    const migrate = {
+      namespace: 'USER',
+      package: 'python',
+      remote_folder: '',
+      body: [{ name: 'settings.py', data: '' }],
+      settings_file: 'settings.py',
+      strict_production_validation: false,
+    };
     expect(accepts(families.specRoutes.migrate.body, migrate)).toBe(true);
     expect(accepts(families.specRoutes.log.querystring, { namespace: 'USER', top: 10 })).toBe(true);
     expect(accepts(families.specRoutes.start.body, { prodution: 'P' })).toBe(false);
   });
 
   it("declare every field of the engine's records the portal replies carry", () => {
-    const header: MessageHeader = { id: 1, namespace: 'USER', sessionId: 1, parentId: null, correspondingId: 2, kind: 'request', source: 'A', target: 'B', responseRequired: true, status: 'completed', priority: 0, description: '', error: null, attempts: 1, createdAt: 1, updatedAt: 2, leaseOwner: null, leaseUntil: null };
+    const header: MessageHeader = {
+      id: 1,
+      namespace: 'USER',
+      sessionId: 1,
+      parentId: null,
+      correspondingId: 2,
+      kind: 'request',
+      source: 'A',
+      target: 'B',
+      responseRequired: true,
+      status: 'completed',
+      priority: 0,
+      description: '',
+      error: null,
+      attempts: 1,
+      createdAt: 1,
+      updatedAt: 2,
+      leaseOwner: null,
+      leaseUntil: null,
+    };
     const stored: StoredMessage = { ...header, body: { classname: 'm.C', encoding: 'json', data: '{}' } };
-    const binding: ClassBinding = { name: 'Python.X', kind: 'operation', runtime: 'python', module: 'x', className: 'X', classpaths: ['/p'], settings: [{ name: 's', type: 'str', defaultValue: null, description: '' }], adapterType: null, updatedAt: 3 };
+    const binding: ClassBinding = {
+      name: 'Python.X',
+      kind: 'operation',
+      runtime: 'python',
+      module: 'x',
+      className: 'X',
+      classpaths: ['/p'],
+      settings: [{ name: 's', type: 'str', defaultValue: null, description: '' }],
+      adapterType: null,
+      updatedAt: 3,
+    };
     const reply = <S extends TSchema>(schema: S, value: Static<S>) => strictCheck(schema)(value);
     expect(reply(families.portalRoutes.getMessage.replies[200].schema, stored)).toBe(true);
     expect(reply(families.portalRoutes.searchMessages.replies[200].schema, { messages: [header], next_before: null })).toBe(true);

@@ -28,7 +28,10 @@ export const putDocument = route({
   summary: 'Upload (create or replace) a class document',
   params: documentParams,
   querystring: Type.Object({ ignoreConflict: Type.Optional(Type.String({ description: 'Accepted for compatibility; uploads always replace' })) }),
-  body: Type.Object({ enc: Type.Optional(Type.Boolean({ description: 'true: content holds base64 chunks' })), content: Type.Array(Type.String(), { description: 'The lines of the document' }) }),
+  body: Type.Object({
+    enc: Type.Optional(Type.Boolean({ description: 'true: content holds base64 chunks' })),
+    content: Type.Array(Type.String(), { description: 'The lines of the document' }),
+  }),
   replies: { 200: { description: 'Stored (replaced)', schema: atelierReply }, 201: { description: 'Stored (a new document)', schema: atelierReply } },
 });
 

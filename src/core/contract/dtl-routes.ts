@@ -21,10 +21,20 @@ const transformSummary = closed({
 });
 export type TransformSummaryJson = Static<typeof transformSummary>;
 
-const transformVersionFields = { name: Type.String(), source: Type.String({ description: 'The <transform> XML (or the .cls text it was stored as)' }), version: Type.Integer(), updatedAt: Type.Integer() };
+const transformVersionFields = {
+  name: Type.String(),
+  source: Type.String({ description: 'The <transform> XML (or the .cls text it was stored as)' }),
+  version: Type.Integer(),
+  updatedAt: Type.Integer(),
+};
 const transformVersion = closed(transformVersionFields);
 
-const diagnostic = closed({ line: Type.Integer(), column: Type.Integer(), severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]), message: Type.String() });
+const diagnostic = closed({
+  line: Type.Integer(),
+  column: Type.Integer(),
+  severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]),
+  message: Type.String(),
+});
 export type DiagnosticJson = Static<typeof diagnostic>;
 
 /** A field of a message class or JSON schema as the DTL editor shows it (src/dtl/schema-tree.ts). */
@@ -50,28 +60,61 @@ const schemaField = closed({
   children: Type.Unsafe<SchemaFieldJson[]>(Type.Array(anyJson, { description: 'Fields of the same shape' })),
 });
 
-function dtlRoute<const M extends 'GET' | 'POST' | 'PUT' | 'DELETE', const R extends 'viewer' | 'operator' | 'admin', const S extends TSchema>(method: M, path: string, role: R, summary: string, reply: string, schema: S) {
+function dtlRoute<const M extends 'GET' | 'POST' | 'PUT' | 'DELETE', const R extends 'viewer' | 'operator' | 'admin', const S extends TSchema>(
+  method: M,
+  path: string,
+  role: R,
+  summary: string,
+  reply: string,
+  schema: S,
+) {
   return { method, path, role, spec: false, tag, summary, querystring: namespaceQuery(), replies: ok(reply, schema) } as const;
 }
 
-export const listTransforms = route(dtlRoute('GET', '/transforms', 'viewer', 'The DTL transforms of the namespace', 'Transforms', closed({ transforms: Type.Array(transformSummary) })));
+export const listTransforms = route(
+  dtlRoute('GET', '/transforms', 'viewer', 'The DTL transforms of the namespace', 'Transforms', closed({ transforms: Type.Array(transformSummary) })),
+);
 
 export const getTransform = route({
-  ...dtlRoute('GET', '/transforms/:name', 'viewer', 'A transform (latest or `version`) and its history', 'Transform', closed({ ...transformVersionFields, history: Type.Array(closed({ version: Type.Integer(), updatedAt: Type.Integer() })) })),
+  ...dtlRoute(
+    'GET',
+    '/transforms/:name',
+    'viewer',
+    'A transform (latest or `version`) and its history',
+    'Transform',
+    closed({ ...transformVersionFields, history: Type.Array(closed({ version: Type.Integer(), updatedAt: Type.Integer() })) }),
+  ),
   params: nameParams('Transform class name'),
   querystring: namespaceQuery({ version: Type.Optional(Type.Integer({ minimum: 1, description: 'A stored version' })) }),
 });
 
 export const putTransform = route({
-  ...dtlRoute('PUT', '/transforms/:name', 'operator', 'Store a new version of a transform (refused with diagnostics when invalid)', 'Stored version', transformVersion),
+  ...dtlRoute(
+    'PUT',
+    '/transforms/:name',
+    'operator',
+    'Store a new version of a transform (refused with diagnostics when invalid)',
+    'Stored version',
+    transformVersion,
+  ),
   params: nameParams('Transform class name'),
   body: namespaceBody({ source: Type.String({ description: 'The <transform> XML' }) }),
 });
 
-export const deleteTransform = route({ ...dtlRoute('DELETE', '/transforms/:name', 'operator', 'Delete a transform and its history', 'Deleted', deleted), params: nameParams('Transform class name') });
+export const deleteTransform = route({
+  ...dtlRoute('DELETE', '/transforms/:name', 'operator', 'Delete a transform and its history', 'Deleted', deleted),
+  params: nameParams('Transform class name'),
+});
 
 export const compileTransform = route({
-  ...dtlRoute('POST', '/transforms/compile', 'viewer', 'Parse and validate a transform document; positioned diagnostics', 'Diagnostics', closed({ ok: Type.Boolean(), diagnostics: Type.Array(diagnostic) })),
+  ...dtlRoute(
+    'POST',
+    '/transforms/compile',
+    'viewer',
+    'Parse and validate a transform document; positioned diagnostics',
+    'Diagnostics',
+    closed({ ok: Type.Boolean(), diagnostics: Type.Array(diagnostic) }),
+  ),
   body: namespaceBody({ source: Type.String({ description: 'The <transform> XML' }) }),
 });
 
@@ -82,7 +125,13 @@ export const runTransform = route({
     'viewer',
     "Run a stored transform (`name`) or a document (`source`) on a source message: `json`, or the spec's test `envelope` `<test><Message><json><![CDATA[…]]></json></Message></test>`",
     'Result',
-    closed({ target: anyJson, targetClass: Type.String(), status: Type.Union([Type.Literal('ok'), Type.Literal('error')]), errors: Type.Array(Type.String()), trace: Type.Array(Type.String()) }),
+    closed({
+      target: anyJson,
+      targetClass: Type.String(),
+      status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
+      errors: Type.Array(Type.String()),
+      trace: Type.Array(Type.String()),
+    }),
   ),
   body: namespaceBody({
     name: Type.Optional(Type.String({ description: 'A stored transform' })),
@@ -95,17 +144,36 @@ export const runTransform = route({
 
 const schemaSummary = closed({ name: Type.String(), category: Type.String(), updatedAt: Type.Integer() });
 
-export const listSchemas = route(dtlRoute('GET', '/schemas', 'viewer', 'The schemas usable as DTL doc types', 'Schemas', closed({ schemas: Type.Array(schemaSummary) })));
+export const listSchemas = route(
+  dtlRoute('GET', '/schemas', 'viewer', 'The schemas usable as DTL doc types', 'Schemas', closed({ schemas: Type.Array(schemaSummary) })),
+);
 
 export const getSchema = route({
   ...dtlRoute('GET', '/schemas/:name', 'viewer', 'A schema document', 'Schema', closed({ name: Type.String(), category: Type.String(), schema: anyJson })),
   params: nameParams('Schema name'),
 });
 
-export const schemaTree = route({ ...dtlRoute('GET', '/schemas/:name/tree', 'viewer', 'The fields of a schema as a tree (for the DTL editor)', 'Tree', closed({ fields: Type.Array(schemaField) })), params: nameParams('Schema name') });
+export const schemaTree = route({
+  ...dtlRoute(
+    'GET',
+    '/schemas/:name/tree',
+    'viewer',
+    'The fields of a schema as a tree (for the DTL editor)',
+    'Tree',
+    closed({ fields: Type.Array(schemaField) }),
+  ),
+  params: nameParams('Schema name'),
+});
 
 export const importSchema = route({
-  ...dtlRoute('POST', '/schemas/import', 'admin', 'Import a JSON schema (`schema` document or server `path`) under `package` and `name`', 'Imported', closed({ imported: Type.String(), package: Type.String() })),
+  ...dtlRoute(
+    'POST',
+    '/schemas/import',
+    'admin',
+    'Import a JSON schema (`schema` document or server `path`) under `package` and `name`',
+    'Imported',
+    closed({ imported: Type.String(), package: Type.String() }),
+  ),
   body: namespaceBody({
     path: Type.Optional(Type.String({ description: 'A JSON Schema file on the server' })),
     schema: Type.Optional(anyJson),
@@ -114,26 +182,60 @@ export const importSchema = route({
   }),
 });
 
-export const deleteSchema = route({ ...dtlRoute('DELETE', '/schemas/:name', 'operator', 'Delete a schema', 'Deleted', deleted), params: nameParams('Schema name') });
+export const deleteSchema = route({
+  ...dtlRoute('DELETE', '/schemas/:name', 'operator', 'Delete a schema', 'Deleted', deleted),
+  params: nameParams('Schema name'),
+});
 
-export const listLookups = route(dtlRoute('GET', '/lookups', 'viewer', 'The lookup tables of the namespace', 'Tables', closed({ tables: Type.Array(Type.String()) })));
+export const listLookups = route(
+  dtlRoute('GET', '/lookups', 'viewer', 'The lookup tables of the namespace', 'Tables', closed({ tables: Type.Array(Type.String()) })),
+);
 
-export const getLookup = route({ ...dtlRoute('GET', '/lookups/:name', 'viewer', 'The entries of a lookup table', 'Entries', closed({ table: Type.String(), entries: Type.Record(Type.String(), Type.String()) })), params: nameParams('Table name') });
+export const getLookup = route({
+  ...dtlRoute(
+    'GET',
+    '/lookups/:name',
+    'viewer',
+    'The entries of a lookup table',
+    'Entries',
+    closed({ table: Type.String(), entries: Type.Record(Type.String(), Type.String()) }),
+  ),
+  params: nameParams('Table name'),
+});
 
 export const putLookup = route({
   ...dtlRoute('PUT', '/lookups/:name', 'operator', 'Create or replace a lookup table', 'Stored', closed({ table: Type.String(), entries: Type.Integer() })),
   params: nameParams('Table name'),
-  body: namespaceBody({ entries: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'key → value (numbers are written as text)' }) }),
+  body: namespaceBody({
+    entries: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'key → value (numbers are written as text)' }),
+  }),
 });
 
 export const importLookups = route({
-  ...dtlRoute('POST', '/lookups/import', 'operator', 'Import lookup tables from the IRIS lookup-table XML export (each table named in it is replaced)', 'Imported', closed({ tables: Type.Array(Type.String()), entries: Type.Integer() })),
+  ...dtlRoute(
+    'POST',
+    '/lookups/import',
+    'operator',
+    'Import lookup tables from the IRIS lookup-table XML export (each table named in it is replaced)',
+    'Imported',
+    closed({ tables: Type.Array(Type.String()), entries: Type.Integer() }),
+  ),
   body: namespaceBody({ xml: Type.String({ description: 'The <lookupTable> XML' }) }),
 });
 
 export const exportLookups = route({
-  ...dtlRoute('GET', '/lookups/export', 'viewer', 'The lookup tables (all, or those of `table`, comma-separated) in the IRIS lookup-table XML format', 'XML', closed({ xml: Type.String() })),
+  ...dtlRoute(
+    'GET',
+    '/lookups/export',
+    'viewer',
+    'The lookup tables (all, or those of `table`, comma-separated) in the IRIS lookup-table XML format',
+    'XML',
+    closed({ xml: Type.String() }),
+  ),
   querystring: namespaceQuery({ table: Type.Optional(Type.String({ description: 'Table names, comma-separated (default: every table)' })) }),
 });
 
-export const deleteLookup = route({ ...dtlRoute('DELETE', '/lookups/:name', 'operator', 'Delete a lookup table', 'Deleted', deleted), params: nameParams('Table name') });
+export const deleteLookup = route({
+  ...dtlRoute('DELETE', '/lookups/:name', 'operator', 'Delete a lookup table', 'Deleted', deleted),
+  params: nameParams('Table name'),
+});

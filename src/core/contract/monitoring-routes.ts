@@ -10,7 +10,13 @@ export const openApi = route({
   tag: 'Monitoring',
   summary: 'This OpenAPI 3.1 document',
   querystring: noQuery,
-  replies: ok('OpenAPI document', Type.Object({ openapi: Type.String(), info: Type.Record(Type.String(), Type.Unknown()), paths: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true })),
+  replies: ok(
+    'OpenAPI document',
+    Type.Object(
+      { openapi: Type.String(), info: Type.Record(Type.String(), Type.Unknown()), paths: Type.Record(Type.String(), Type.Unknown()) },
+      { additionalProperties: true },
+    ),
+  ),
 });
 
 export const metrics = route({

@@ -109,7 +109,14 @@ export const searchLog = route({
   spec: false,
   tag,
   summary: 'Search the event log (newest first); page with `before`',
-  querystring: namespaceQuery({ type: Type.Optional(logType), item: Type.Optional(Type.String({ description: 'Config name' })), text: Type.Optional(Type.String()), session, before, limit: pageLimit }),
+  querystring: namespaceQuery({
+    type: Type.Optional(logType),
+    item: Type.Optional(Type.String({ description: 'Config name' })),
+    text: Type.Optional(Type.String()),
+    session,
+    before,
+    limit: pageLimit,
+  }),
   replies: ok('Log entries, newest first', Type.Array(logEntry)),
 });
 
@@ -140,7 +147,12 @@ export const getDefinition = route({
  * items would replace the production by an empty one); every other field may be left out (defaults apply).
  */
 const settingInput = closed({ ...Type.Partial(exportSetting).properties, name: Type.String() });
-const itemInput = closed({ ...Type.Partial(exportItem).properties, name: Type.String(), classname: Type.String(), settings: Type.Optional(Type.Array(settingInput)) });
+const itemInput = closed({
+  ...Type.Partial(exportItem).properties,
+  name: Type.String(),
+  classname: Type.String(),
+  settings: Type.Optional(Type.Array(settingInput)),
+});
 const definitionInput = closed({ ...Type.Partial(exportDefinition).properties, name: Type.String(), items: Type.Array(itemInput) });
 
 export const putDefinition = route({

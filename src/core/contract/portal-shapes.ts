@@ -8,7 +8,13 @@ import { closed } from './route.ts';
 const nullableText = Type.Union([Type.String(), Type.Null()]);
 const nullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 
-export const messageStatus = Type.Union([Type.Literal('queued'), Type.Literal('delivered'), Type.Literal('completed'), Type.Literal('error'), Type.Literal('discarded')]);
+export const messageStatus = Type.Union([
+  Type.Literal('queued'),
+  Type.Literal('delivered'),
+  Type.Literal('completed'),
+  Type.Literal('error'),
+  Type.Literal('discarded'),
+]);
 export const messageKind = Type.Union([Type.Literal('request'), Type.Literal('response')]);
 
 const headerFields = {
@@ -46,7 +52,13 @@ export type StoredMessageJson = Static<typeof storedMessage>;
 
 const declaredSetting = closed({ name: Type.String(), type: Type.String(), defaultValue: nullableText, description: Type.String() });
 
-const componentKind = Type.Union([Type.Literal('service'), Type.Literal('process'), Type.Literal('operation'), Type.Literal('inbound_adapter'), Type.Literal('outbound_adapter')]);
+const componentKind = Type.Union([
+  Type.Literal('service'),
+  Type.Literal('process'),
+  Type.Literal('operation'),
+  Type.Literal('inbound_adapter'),
+  Type.Literal('outbound_adapter'),
+]);
 
 export const classBinding = closed({
   name: Type.String(),

@@ -9,7 +9,13 @@ import { closed } from './route.ts';
 
 const timestamp = Type.String({ pattern: '^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})?$', description: 'YYYY-MM-DD HH:MM:SS (UTC), or empty when never' });
 
-export const reportedStatus = Type.Union([Type.Literal('running'), Type.Literal('stopped'), Type.Literal('suspended'), Type.Literal('troubled'), Type.Literal('unknown')]);
+export const reportedStatus = Type.Union([
+  Type.Literal('running'),
+  Type.Literal('stopped'),
+  Type.Literal('suspended'),
+  Type.Literal('troubled'),
+  Type.Literal('unknown'),
+]);
 
 /** One production of `GET /list`: the status "in its own capitalisation". */
 export const listRecord = closed({

@@ -45,7 +45,11 @@ export type QueryOf<C extends RouteContract> = SchemaStatic<C['querystring']>;
 export type ParamsOf<C extends RouteContract> = SchemaStatic<C['params']>;
 export type BodyOf<C extends RouteContract> = SchemaStatic<C['body']>;
 /** What a 200 (or the first success status) carries; `undefined` for an empty body. */
-export type ReplyOf<C extends RouteContract> = C['replies'] extends { 200: { schema: infer S } } ? SchemaStatic<S> : C['replies'] extends { 201: { schema: infer S } } ? SchemaStatic<S> : undefined;
+export type ReplyOf<C extends RouteContract> = C['replies'] extends { 200: { schema: infer S } }
+  ? SchemaStatic<S>
+  : C['replies'] extends { 201: { schema: infer S } }
+    ? SchemaStatic<S>
+    : undefined;
 
 /** A JSON object whose fields are all listed: anything else is refused (requests) or dropped (replies). */
 export function closed<const P extends TProperties>(properties: P, description?: string): TObject<P> {

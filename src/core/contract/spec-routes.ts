@@ -109,7 +109,10 @@ export const log = route({
   tag,
   summary: 'Event log: the newest `top` entries newest first, or with `since_id` the entries after it, ascending',
   querystring: namespaceQuery({
-    top: Type.Optional({ ...logCount, description: 'Number of newest entries (default 10, at most the server maximum, 1000 by default); ignored with since_id' }),
+    top: Type.Optional({
+      ...logCount,
+      description: 'Number of newest entries (default 10, at most the server maximum, 1000 by default); ignored with since_id',
+    }),
     since_id: Type.Optional({ ...logCount, description: 'Only entries with a greater id, ascending (at most the server maximum per call)' }),
   }),
   replies: ok('Log entries', Type.Array(logEntry)),
@@ -140,11 +143,14 @@ export const test = route({
   body: namespaceBody({
     target: Type.String({ description: 'Config name of the item to call' }),
     classname: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Python message class `module.Class`; omitted: an empty Ens.Request' })),
-    body: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'Message body, a JSON object or JSON text (default {})' })),
+    body: Type.Optional(
+      Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'Message body, a JSON object or JSON text (default {})' }),
+    ),
     restart: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Restart only the target item first (default true)' })),
     timeout: Type.Optional(
       Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 2147483 }), Type.Null()], {
-        description: 'Beyond the spec: seconds to wait for the reply (default 300, at most 2147483, the longest timer); past it the call fails and the stuck item goes to error',
+        description:
+          'Beyond the spec: seconds to wait for the reply (default 300, at most 2147483, the longest timer); past it the call fails and the stuck item goes to error',
       }),
     ),
   }),
@@ -154,7 +160,10 @@ export const test = route({
   ),
 });
 
-export const packageFile = closed({ name: Type.String({ description: 'Path relative to the package folder, / separated' }), data: Type.String({ description: 'UTF-8 text of the file' }) });
+export const packageFile = closed({
+  name: Type.String({ description: 'Path relative to the package folder, / separated' }),
+  data: Type.String({ description: 'UTF-8 text of the file' }),
+});
 
 export const migrate = route({
   method: 'PUT',

@@ -32,7 +32,9 @@ describe('Conveyor.Service.FileInbound', () => {
 
   async function service(settings: Record<string, string> = {}): Promise<FileInboundService> {
     const component = new FileInboundService();
-    await component.init(componentContext({ configName: 'Inbox', kind: 'service', adapter: { FilePath: inbox, ...settings }, host: { TargetConfigNames: 'A,B' } }));
+    await component.init(
+      componentContext({ configName: 'Inbox', kind: 'service', adapter: { FilePath: inbox, ...settings }, host: { TargetConfigNames: 'A,B' } }),
+    );
     return component;
   }
 

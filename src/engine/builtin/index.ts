@@ -24,7 +24,13 @@ export const builtinClasses: ReadonlyMap<string, BuiltinClass> = new Map([
   ['Conveyor.Operation.Echo', make('operation', 'Answers each request with a copy of it; FilePath appends a JSON line per request', () => new EchoOperation())],
   ['Conveyor.Operation.FileOutbound', make('operation', 'Writes each request text to a file in FilePath', () => new FileOutboundOperation())],
   ['Conveyor.Process.Router', make('process', 'Forwards each request to TargetConfigNames and answers with the last reply', () => new RouterProcess())],
-  ['Conveyor.Process.Transform', make('process', 'Applies the DTL transform of the setting Transform and forwards the result to TargetConfigNames', () => new TransformProcess())],
-  ['Conveyor.Service.FileInbound', make('service', 'Sends each file of FilePath to TargetConfigNames, then deletes or archives it', () => new FileInboundService())],
+  [
+    'Conveyor.Process.Transform',
+    make('process', 'Applies the DTL transform of the setting Transform and forwards the result to TargetConfigNames', () => new TransformProcess()),
+  ],
+  [
+    'Conveyor.Service.FileInbound',
+    make('service', 'Sends each file of FilePath to TargetConfigNames, then deletes or archives it', () => new FileInboundService()),
+  ],
   ['Conveyor.Service.Ticker', make('service', 'Sends "tick n" to TargetConfigNames every CallInterval', () => new TickerService())],
 ]);

@@ -5,7 +5,11 @@ import { componentContext, RecordingCall, textBody } from '../../../test/support
 import { TransformProcess } from './transform-process.ts';
 
 /** A stand-in for the namespace's DTL service: upper-cases the data and names the transform. */
-const upperCase = async (name: string, body: MessageBody): Promise<MessageBody> => ({ classname: `out.${name}`, encoding: 'json', data: body.data.toUpperCase() });
+const upperCase = async (name: string, body: MessageBody): Promise<MessageBody> => ({
+  classname: `out.${name}`,
+  encoding: 'json',
+  data: body.data.toUpperCase(),
+});
 
 async function initError(process: TransformProcess, options: Parameters<typeof componentContext>[0]): Promise<unknown> {
   return process.init(componentContext({ configName: 'T', kind: 'process', ...options })).then(
@@ -47,7 +51,11 @@ describe('Conveyor.Process.Transform', () => {
   it('fails the message, sending nothing, when the transform fails', async () => {
     const process = new TransformProcess();
     await process.init(
-      componentContext({ kind: 'process', host: { Transform: 'Demo.Broken', TargetConfigNames: 'A' }, transform: () => Promise.reject(new Error('line 3: unknown function')) }),
+      componentContext({
+        kind: 'process',
+        host: { Transform: 'Demo.Broken', TargetConfigNames: 'A' },
+        transform: () => Promise.reject(new Error('line 3: unknown function')),
+      }),
     );
     const call = new RecordingCall(3);
     await expect(process.onMessage(textBody('{}'), call)).rejects.toThrow('line 3: unknown function');

@@ -67,10 +67,21 @@ describe('migrateSettings with an IoP-style package', () => {
       settings: [{ name: 'path', type: 'str', defaultValue: '/tmp', description: '' }],
     });
     expect(await store.classes.get('USER', 'Python.PollingService')).toMatchObject({ kind: 'service', adapterType: 'Ens.InboundAdapter' });
-    expect(await store.classes.get('USER', 'Pkg.myops.QuietOperation')).toMatchObject({ module: 'my_ops', className: 'Quiet_Operation', classpaths: [fixtureDir, join(fixtureDir, 'pkg')] });
-    expect(await store.classes.get('USER', 'File.extra.ExtraOperation')).toMatchObject({ module: 'extra', classpaths: [fixtureDir, join(fixtureDir, 'other')] });
+    expect(await store.classes.get('USER', 'Pkg.myops.QuietOperation')).toMatchObject({
+      module: 'my_ops',
+      className: 'Quiet_Operation',
+      classpaths: [fixtureDir, join(fixtureDir, 'pkg')],
+    });
+    expect(await store.classes.get('USER', 'File.extra.ExtraOperation')).toMatchObject({
+      module: 'extra',
+      classpaths: [fixtureDir, join(fixtureDir, 'other')],
+    });
     expect(await store.classes.get('USER', 'Adapters.adapter.FolderInboundAdapter')).toMatchObject({ kind: 'inbound_adapter' });
-    expect(await store.classes.get('USER', 'Folder.extra.ExtraOperation')).toMatchObject({ module: 'extra', className: 'ExtraOperation', classpaths: [fixtureDir, join(fixtureDir, 'other')] });
+    expect(await store.classes.get('USER', 'Folder.extra.ExtraOperation')).toMatchObject({
+      module: 'extra',
+      className: 'ExtraOperation',
+      classpaths: [fixtureDir, join(fixtureDir, 'other')],
+    });
     const settingOp = await store.classes.get('USER', 'UnitTest.MySettingOperation');
     expect(settingOp?.settings).toEqual([
       { name: 'my_bool_var', type: 'bool', defaultValue: '0', description: '' },
@@ -86,7 +97,14 @@ describe('migrateSettings with an IoP-style package', () => {
     const report = await migrateSettings(store, 'USER', settingsPath);
     expect(report.productions).toEqual(['dc.Python.Production', 'Python.TestSettingProduction']);
     const empty = await store.productions.get('USER', 'dc.Python.Production');
-    expect(empty?.definition).toEqual({ name: 'dc.Python.Production', description: '', testingEnabled: true, logGeneralTraceEvents: false, actorPoolSize: 2, items: [] });
+    expect(empty?.definition).toEqual({
+      name: 'dc.Python.Production',
+      description: '',
+      testingEnabled: true,
+      logGeneralTraceEvents: false,
+      actorPoolSize: 2,
+      items: [],
+    });
     const settings = (await store.productions.get('USER', 'Python.TestSettingProduction'))!.definition;
     expect(settings).toMatchObject({ description: 'Typed settings reach the component', testingEnabled: true, actorPoolSize: 1 });
     expect(settings.items).toEqual([
@@ -107,7 +125,12 @@ describe('migrateSettings with an IoP-style package', () => {
           { target: 'Host', name: 'my_str_var', value: 'bar' },
         ],
       },
-      expect.objectContaining({ name: 'Python.FileOperation', classname: 'Python.FileOperation', enabled: false, settings: [{ target: 'Adapter', name: 'FilePath', value: '/tmp/out' }] }),
+      expect.objectContaining({
+        name: 'Python.FileOperation',
+        classname: 'Python.FileOperation',
+        enabled: false,
+        settings: [{ target: 'Adapter', name: 'FilePath', value: '/tmp/out' }],
+      }),
     ]);
   });
 
@@ -146,7 +169,12 @@ describe('migrateSettings: missing sections and errors', () => {
   it('prints the No … to register lines for missing sections, ignoring REMOTE_SETTINGS', async () => {
     const path = settingsFolder({ 'settings.py': "REMOTE_SETTINGS = {'url': 'http://localhost:8080'}\n" });
     const report = await migrateSettings(store, 'USER', path);
-    expect(report).toEqual({ classes: [], productions: [], schemas: [], output: ['No classes to register', 'No productions to register', 'No schemas to register'] });
+    expect(report).toEqual({
+      classes: [],
+      productions: [],
+      schemas: [],
+      output: ['No classes to register', 'No productions to register', 'No schemas to register'],
+    });
   });
 
   it('names the file and the cause when the settings file cannot be loaded, without writing anything', async () => {
@@ -173,7 +201,9 @@ describe('migrateSettings: missing sections and errors', () => {
 
   it('rejects a production name without a package and an item without @ClassName', async () => {
     const undotted = settingsFolder({ 'settings.py': "PRODUCTIONS = [{'Production': {}}]\n" });
-    expect((await failure(undotted)).message).toBe(`${undotted}: PRODUCTIONS[0] (Production): Invalid Production package or name: it needs a package, as in "Package.Name"`);
+    expect((await failure(undotted)).message).toBe(
+      `${undotted}: PRODUCTIONS[0] (Production): Invalid Production package or name: it needs a package, as in "Package.Name"`,
+    );
     const noClass = settingsFolder({ 'settings.py': "PRODUCTIONS = [{'A.B': {'Item': [{'@Name': 'X'}]}}]\n" });
     expect((await failure(noClass)).message).toBe(`${noClass}: PRODUCTIONS[0] (A.B): item 'X' has no @ClassName`);
   });

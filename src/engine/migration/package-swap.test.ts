@@ -112,7 +112,10 @@ describe('migratePackage', () => {
   });
 
   it('runs two uploads of one package one after the other, the last one winning', async () => {
-    await Promise.all([migratePackage(store, 'USER', upload(packageFiles('v1')), { owner }), migratePackage(store, 'USER', upload(packageFiles('v2')), { owner })]);
+    await Promise.all([
+      migratePackage(store, 'USER', upload(packageFiles('v1')), { owner }),
+      migratePackage(store, 'USER', upload(packageFiles('v2')), { owner }),
+    ]);
     expect(readFileSync(join(folder, 'python', 'ops.py'), 'utf8')).toContain("Version = 'v2'");
     expect(await storedVersion()).toBe('v2');
     expect(folderEntries()).toEqual(['python']);

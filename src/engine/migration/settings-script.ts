@@ -74,9 +74,16 @@ function failureText(failure: PythonFailure): string {
 
 function migrationError(settingsPath: string, timeoutMs: number, error: unknown): ConveyorError {
   if (isConveyorError(error, 'ERR_TIMEOUT')) {
-    return new ConveyorError('ERR_MIGRATION', `${settingsPath}: loading the file did not finish within ${timeoutMs} ms (does it wait for something at import time?)`, { cause: error });
+    return new ConveyorError(
+      'ERR_MIGRATION',
+      `${settingsPath}: loading the file did not finish within ${timeoutMs} ms (does it wait for something at import time?)`,
+      { cause: error },
+    );
   }
   // The bridge's sentence ("Cannot start the Python interpreter …", "The Python worker … exited …") after the file's name.
   const text = errorText(error);
-  return new ConveyorError('ERR_MIGRATION', `${settingsPath}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`, { hint: isConveyorError(error) ? error.hint : undefined, cause: error });
+  return new ConveyorError('ERR_MIGRATION', `${settingsPath}: ${text.charAt(0).toLowerCase()}${text.slice(1)}`, {
+    hint: isConveyorError(error) ? error.hint : undefined,
+    cause: error,
+  });
 }

@@ -29,8 +29,21 @@ export function describeDefinitions(h: Harness): void {
     const definition = newProduction(
       'Demo.Production',
       [
-        newItem('Svc', 'Python.Svc', { poolSize: 0, enabled: false, foreground: true, comment: 'ünïcödé ✓ 日本', logTraceEvents: true, schedule: 'START:*-*-*T08:00:00' }),
-        newItem('Op', 'Python.Op', { category: 'a,b', settings: [{ target: 'Adapter', name: 'FilePath', value: '/tmp/x' }, { target: 'Host', name: 'Limit', value: '' }] }),
+        newItem('Svc', 'Python.Svc', {
+          poolSize: 0,
+          enabled: false,
+          foreground: true,
+          comment: 'ünïcödé ✓ 日本',
+          logTraceEvents: true,
+          schedule: 'START:*-*-*T08:00:00',
+        }),
+        newItem('Op', 'Python.Op', {
+          category: 'a,b',
+          settings: [
+            { target: 'Adapter', name: 'FilePath', value: '/tmp/x' },
+            { target: 'Host', name: 'Limit', value: '' },
+          ],
+        }),
       ],
       { description: 'A "quoted" description', testingEnabled: false, logGeneralTraceEvents: true, actorPoolSize: 7 },
     );
@@ -120,7 +133,15 @@ export function describeDefinitions(h: Harness): void {
     it('round-trips every field, replaces on put, lists by name and deletes', async () => {
       const store = h.store();
       const python = newBinding('Python.Op');
-      const builtin = newBinding('Ens.Builtin', { kind: 'inbound_adapter', runtime: 'builtin', module: null, className: null, classpaths: [], settings: [], adapterType: 'Ens.InboundAdapter' });
+      const builtin = newBinding('Ens.Builtin', {
+        kind: 'inbound_adapter',
+        runtime: 'builtin',
+        module: null,
+        className: null,
+        classpaths: [],
+        settings: [],
+        adapterType: 'Ens.InboundAdapter',
+      });
       await store.classes.put('USER', python);
       await store.classes.put('USER', builtin);
       expect(await store.classes.get('USER', 'Python.Op')).toEqual(python);
@@ -193,7 +214,7 @@ export function describeDefinitions(h: Harness): void {
   describe('lookup tables', () => {
     it('round-trips entries, replaces the whole table on put, keeps empty tables and deletes', async () => {
       const store = h.store();
-      const entries = { 'ünï': 'cödé', a: '', __proto__x: 'y', 'with space': 'v a l', '1': 'one' };
+      const entries = { ünï: 'cödé', a: '', __proto__x: 'y', 'with space': 'v a l', '1': 'one' };
       await store.lookups.put('USER', 'Codes', entries);
       expect(await store.lookups.get('USER', 'Codes')).toEqual(entries);
       await store.lookups.put('USER', 'Codes', { b: '2' });

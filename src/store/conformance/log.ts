@@ -9,7 +9,16 @@ export function describeLog(h: Harness): void {
       const before = Date.now();
       const entries = [
         newLogEntry(),
-        newLogEntry({ type: 'Error', configName: 'Öp', job: '', messageId: 12, sessionId: 10, sourceClass: 'bo.Op', sourceMethod: 'on_message', text: 'fail: ✗ "quoted"\nline 2' }),
+        newLogEntry({
+          type: 'Error',
+          configName: 'Öp',
+          job: '',
+          messageId: 12,
+          sessionId: 10,
+          sourceClass: 'bo.Op',
+          sourceMethod: 'on_message',
+          text: 'fail: ✗ "quoted"\nline 2',
+        }),
       ];
       const ids = await store.log.append('USER', entries);
       expect(isStrictlyIncreasing(ids)).toBe(true);
@@ -34,7 +43,10 @@ export function describeLog(h: Harness): void {
 
     it('serves top newest first and since ascending, both limited', async () => {
       const store = h.store();
-      const ids = await store.log.append('USER', Array.from({ length: 10 }, (_, i) => newLogEntry({ text: `e${i}` })));
+      const ids = await store.log.append(
+        'USER',
+        Array.from({ length: 10 }, (_, i) => newLogEntry({ text: `e${i}` })),
+      );
       expect((await store.log.top('USER', 3)).map((e) => e.id)).toEqual([ids[9], ids[8], ids[7]]);
       expect((await store.log.since('USER', ids[4]!, 3)).map((e) => e.id)).toEqual([ids[5], ids[6], ids[7]]);
       expect((await store.log.since('USER', ids[9]!, 3)).map((e) => e.id)).toEqual([]);

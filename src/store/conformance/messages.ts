@@ -28,7 +28,16 @@ export function describeMessages(h: Harness): void {
       });
       const [second] = await store.messages.insert([input]);
       const one = await store.messages.get('USER', first!);
-      expect(one).toMatchObject({ id: first, namespace: 'USER', sessionId: first, parentId: null, correspondingId: null, responseRequired: true, priority: 3, description: 'ünïcödé ✓ 日本 "q"' });
+      expect(one).toMatchObject({
+        id: first,
+        namespace: 'USER',
+        sessionId: first,
+        parentId: null,
+        correspondingId: null,
+        responseRequired: true,
+        priority: 3,
+        description: 'ünïcödé ✓ 日本 "q"',
+      });
       const two = await store.messages.get('USER', second!);
       const { namespace, sessionId, parentId, correspondingId, kind, source, target, responseRequired, status, priority, description, body } = input;
       expect(two).toEqual({
@@ -90,8 +99,18 @@ export function describeMessages(h: Harness): void {
       expect(patched.updatedAt).toBeGreaterThan(created.updatedAt);
       expect(patched.createdAt).toBe(created.createdAt);
       await store.messages.update([{ id: id!, error: null, leaseOwner: null, leaseUntil: null }]);
-      expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'error', error: null, attempts: 2, correspondingId: 99, leaseOwner: null, leaseUntil: null });
-      await store.messages.update([{ id: id!, status: 'completed' }, { id: id!, correspondingId: null }]);
+      expect(await store.messages.get('USER', id!)).toMatchObject({
+        status: 'error',
+        error: null,
+        attempts: 2,
+        correspondingId: 99,
+        leaseOwner: null,
+        leaseUntil: null,
+      });
+      await store.messages.update([
+        { id: id!, status: 'completed' },
+        { id: id!, correspondingId: null },
+      ]);
       expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'completed', correspondingId: null, attempts: 2 });
       await store.messages.update([]);
     });
@@ -99,7 +118,10 @@ export function describeMessages(h: Harness): void {
     it('rejects a patch of an unknown message with ERR_MESSAGE_NOT_FOUND', async () => {
       const store = h.store();
       const [id] = await store.messages.insert([newMessage()]);
-      const outcomes = await Promise.allSettled([store.messages.update([{ id: id! + 1000, status: 'completed' }]), store.messages.update([{ id: id!, status: 'completed' }])]);
+      const outcomes = await Promise.allSettled([
+        store.messages.update([{ id: id! + 1000, status: 'completed' }]),
+        store.messages.update([{ id: id!, status: 'completed' }]),
+      ]);
       expect(outcomes[0]).toMatchObject({ status: 'rejected', reason: { code: 'ERR_MESSAGE_NOT_FOUND' } });
       expect(outcomes[1].status).toBe('fulfilled');
       expect((await store.messages.get('USER', id!))!.status).toBe('completed');

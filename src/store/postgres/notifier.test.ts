@@ -11,7 +11,13 @@ describePg('PgNotifier', () => {
   const errors: Error[] = [];
 
   const notifier = (scope: string): PgNotifier => {
-    const created = new PgNotifier({ connection: { connectionString: pgUrl, application_name: 'conveyor-notifier-test' }, pool, scope, onError: (e) => errors.push(e), reconnectDelayMs: 20 });
+    const created = new PgNotifier({
+      connection: { connectionString: pgUrl, application_name: 'conveyor-notifier-test' },
+      pool,
+      scope,
+      onError: (e) => errors.push(e),
+      reconnectDelayMs: 20,
+    });
     notifiers.push(created);
     return created;
   };

@@ -36,7 +36,6 @@ export class PostgresClasses implements ClassRepository {
     return this.#ctx.run('save a class binding', async (db) => putClassRow(db, await this.#ctx.requireNamespace(namespace), binding));
   }
 
-
   delete(namespace: string, name: string): Promise<void> {
     return this.#ctx.run('delete a class binding', async (db) => {
       const nsId = await this.#ctx.requireNamespace(namespace);

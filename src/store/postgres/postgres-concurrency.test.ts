@@ -100,7 +100,9 @@ describePg('PostgreSQL store: several nodes at once', () => {
       (async () => {
         for (let round = 0; round < 40; round += 1) {
           // Several appends per round, so each node commits batches while the other does too.
-          const batches = await Promise.all([0, 1, 2].map((k) => node.log.append('USER', [newLogEntry({ text: `${name} ${round}.${k}` }), newLogEntry({ text: 'x' })])));
+          const batches = await Promise.all(
+            [0, 1, 2].map((k) => node.log.append('USER', [newLogEntry({ text: `${name} ${round}.${k}` }), newLogEntry({ text: 'x' })])),
+          );
           for (const ids of batches) appended.push(...ids);
         }
       })();

@@ -8,7 +8,6 @@ import type { LogQuery, LogRepository } from '../store.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { PgWrite } from './postgres-writes.ts';
 
-
 const columns = ['id', 'type', 'config_name', 'job', 'message_id', 'session_id', 'source_class', 'source_method', 'text', 'time_logged'] as const;
 const columnSql = columns.join(', ');
 
@@ -76,4 +75,3 @@ export class PostgresLog implements LogRepository {
     });
   }
 }
-

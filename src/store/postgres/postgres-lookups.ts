@@ -57,7 +57,10 @@ export class PostgresLookups implements LookupRepository {
         await trx.deleteFrom('lookup_entries').where('ns_id', '=', nsId).where('table_name', '=', table).execute();
         const rows = Object.entries(tables[table]!).map(([key, value]) => ({ ns_id: nsId, table_name: table, key, value }));
         for (let start = 0; start < rows.length; start += insertChunk) {
-          await trx.insertInto('lookup_entries').values(rows.slice(start, start + insertChunk)).execute();
+          await trx
+            .insertInto('lookup_entries')
+            .values(rows.slice(start, start + insertChunk))
+            .execute();
         }
       }
     });

@@ -9,11 +9,24 @@ import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueD
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { PgWrite } from './postgres-writes.ts';
 
-
-
 const headerColumns = [
-  'm.id', 'm.session_id', 'm.parent_id', 'm.corresponding_id', 'm.kind', 'm.source', 'm.target', 'm.response_required', 'm.status',
-  'm.priority', 'm.description', 'm.error', 'm.attempts', 'm.created_at', 'm.updated_at', 'm.lease_owner', 'm.lease_until',
+  'm.id',
+  'm.session_id',
+  'm.parent_id',
+  'm.corresponding_id',
+  'm.kind',
+  'm.source',
+  'm.target',
+  'm.response_required',
+  'm.status',
+  'm.priority',
+  'm.description',
+  'm.error',
+  'm.attempts',
+  'm.created_at',
+  'm.updated_at',
+  'm.lease_owner',
+  'm.lease_until',
 ] as const;
 const headerSql = headerColumns.join(', ');
 const messageSql = `${headerSql}, m.classname, b.encoding, b.data`;
@@ -162,7 +175,11 @@ export class PostgresMessages implements MessageRepository {
     return this.#ctx.run('extend leases', async () => {
       if (ids.length === 0) return [];
       const now = Date.now();
-      const { rows } = await this.#ctx.pool.query<{ id: number }>({ name: 'conveyor-extend-leases', text: extendSql, values: [now + leaseMs, now, ids, owner] });
+      const { rows } = await this.#ctx.pool.query<{ id: number }>({
+        name: 'conveyor-extend-leases',
+        text: extendSql,
+        values: [now + leaseMs, now, ids, owner],
+      });
       const extended = new Set(rows.map((row) => row.id));
       return ids.filter((id) => extended.has(id));
     });
@@ -196,7 +213,11 @@ export class PostgresMessages implements MessageRepository {
     return this.#ctx.run('count messages', async () => {
       const nsId = await this.#ctx.namespaceId(namespace);
       if (nsId === undefined) return 0;
-      const { rows } = await this.#ctx.pool.query<{ n: number }>({ name: 'conveyor-count-messages', text: 'SELECT count(*) AS n FROM messages WHERE ns_id = $1', values: [nsId] });
+      const { rows } = await this.#ctx.pool.query<{ n: number }>({
+        name: 'conveyor-count-messages',
+        text: 'SELECT count(*) AS n FROM messages WHERE ns_id = $1',
+        values: [nsId],
+      });
       return rows[0]!.n;
     });
   }
@@ -206,5 +227,3 @@ export class PostgresMessages implements MessageRepository {
 function bodyContains(text: string) {
   return sql<boolean>`EXISTS (SELECT 1 FROM message_bodies b WHERE b.message_id = m.id AND strpos(b.data, ${text}) > 0)`;
 }
-
-

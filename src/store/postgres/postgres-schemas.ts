@@ -13,12 +13,7 @@ export class PostgresSchemas implements SchemaRepository {
     return this.#ctx.run('list schemas', async (db) => {
       const nsId = await this.#ctx.namespaceId(namespace);
       if (nsId === undefined) return [];
-      return db
-        .selectFrom('schemas')
-        .select(['name', 'category', 'schema', 'updated_at as updatedAt'])
-        .where('ns_id', '=', nsId)
-        .orderBy('name')
-        .execute();
+      return db.selectFrom('schemas').select(['name', 'category', 'schema', 'updated_at as updatedAt']).where('ns_id', '=', nsId).orderBy('name').execute();
     });
   }
 

@@ -200,8 +200,21 @@ async function insertMessages(
     op.messages.forEach((message, index) => {
       const id = opIds[index]!;
       // A session's first message names the session: the id is known before the row is written.
-      const row = [id, namespaceIds.get(message.namespace), message.sessionId ?? id, message.parentId, message.correspondingId, message.kind, message.source,
-        message.target, message.responseRequired, message.status, message.priority, message.description, message.body.classname];
+      const row = [
+        id,
+        namespaceIds.get(message.namespace),
+        message.sessionId ?? id,
+        message.parentId,
+        message.correspondingId,
+        message.kind,
+        message.source,
+        message.target,
+        message.responseRequired,
+        message.status,
+        message.priority,
+        message.description,
+        message.body.classname,
+      ];
       row.forEach((value, column) => columns[column]!.push(value));
       bodies[0]!.push(id);
       bodies[1]!.push(message.body.encoding);
@@ -226,9 +239,21 @@ async function applyPatches(client: pg.PoolClient, patches: MessagePatch[], now:
   const ordered = [...merged.values()].sort((a, b) => a.id - b.id);
   const columns: unknown[][] = Array.from({ length: 13 }, () => []);
   for (const p of ordered) {
-    const row = [p.id, p.status !== undefined, p.status ?? null, p.correspondingId !== undefined, p.correspondingId ?? null,
-      p.error !== undefined, p.error ?? null, p.attempts !== undefined, p.attempts ?? null, p.leaseOwner !== undefined,
-      p.leaseOwner ?? null, p.leaseUntil !== undefined, p.leaseUntil ?? null];
+    const row = [
+      p.id,
+      p.status !== undefined,
+      p.status ?? null,
+      p.correspondingId !== undefined,
+      p.correspondingId ?? null,
+      p.error !== undefined,
+      p.error ?? null,
+      p.attempts !== undefined,
+      p.attempts ?? null,
+      p.leaseOwner !== undefined,
+      p.leaseOwner ?? null,
+      p.leaseUntil !== undefined,
+      p.leaseUntil ?? null,
+    ];
     row.forEach((value, column) => columns[column]!.push(value));
   }
   const { rows } = await client.query<{ id: number }>({ name: 'conveyor-patch-messages', text: patchMessages, values: [...columns, now] });
@@ -265,8 +290,18 @@ async function appendLog(
   ops.forEach((op, opNumber) => {
     results[opIndexes[opNumber]!] = ids.slice(next, next + op.entries.length);
     for (const entry of op.entries) {
-      const row = [ids[next], namespaceId, entry.type, entry.configName, entry.job, entry.messageId, entry.sessionId, entry.sourceClass,
-        entry.sourceMethod, entry.text];
+      const row = [
+        ids[next],
+        namespaceId,
+        entry.type,
+        entry.configName,
+        entry.job,
+        entry.messageId,
+        entry.sessionId,
+        entry.sourceClass,
+        entry.sourceMethod,
+        entry.text,
+      ];
       row.forEach((value, column) => columns[column]!.push(value));
       next += 1;
     }

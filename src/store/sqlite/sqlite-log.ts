@@ -6,7 +6,6 @@ import type { LogQuery, LogRepository } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import type { SqliteWrite } from './sqlite-writes.ts';
 
-
 const columns = 'id, type, config_name, job, message_id, session_id, source_class, source_method, text, time_logged';
 
 export class SqliteLog implements LogRepository {
@@ -73,4 +72,3 @@ export class SqliteLog implements LogRepository {
     });
   }
 }
-

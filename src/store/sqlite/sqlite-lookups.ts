@@ -18,7 +18,9 @@ export class SqliteLookups implements LookupRepository {
     const db = ctx.db;
     this.#tables = db.prepare('SELECT name FROM lookup_tables WHERE ns_id = ? ORDER BY name');
     this.#exists = db.prepare('SELECT name FROM lookup_tables WHERE ns_id = ? AND name = ?');
-    this.#entries = db.prepare<[number, string], [string, string]>('SELECT key, value FROM lookup_entries WHERE ns_id = ? AND table_name = ? ORDER BY key').raw();
+    this.#entries = db
+      .prepare<[number, string], [string, string]>('SELECT key, value FROM lookup_entries WHERE ns_id = ? AND table_name = ? ORDER BY key')
+      .raw();
     this.#putTable = db.prepare(`
       INSERT INTO lookup_tables (ns_id, name, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (ns_id, name) DO UPDATE SET updated_at = excluded.updated_at`);

@@ -9,8 +9,6 @@ import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueD
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
-
-
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
 const messageColumns = `${headerColumns}, m.classname, b.encoding, b.data`;
@@ -197,5 +195,3 @@ function searchQuery(nsId: number, filter: MessageFilter, limit: number): { sql:
   params.push(limit);
   return { sql: `SELECT ${headerColumns} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`, params };
 }
-
-

@@ -41,7 +41,9 @@ export class SqliteSettingsMigrations implements SettingsMigrationRepository {
     const db = ctx.db;
     this.#stage = db.prepare('INSERT INTO package_swaps (id, owner, folder, package_name, staging, committed, created_at) VALUES (?, ?, ?, ?, ?, 0, ?)');
     this.#markCommitted = db.prepare('UPDATE package_swaps SET committed = 1 WHERE id = ?');
-    this.#swaps = db.prepare('SELECT id, owner, folder, package_name, staging, committed, created_at FROM package_swaps WHERE owner = ? ORDER BY created_at, id');
+    this.#swaps = db.prepare(
+      'SELECT id, owner, folder, package_name, staging, committed, created_at FROM package_swaps WHERE owner = ? ORDER BY created_at, id',
+    );
     this.#forget = db.prepare('DELETE FROM package_swaps WHERE id = ?');
   }
 

@@ -11,7 +11,18 @@ import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts'
 import { newItem, newProduction, type ProductionDefinition, type ReportedStatus } from '../../../src/core/production.ts';
 import type { QueueDepth } from '../../../src/store/store.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
-import type { Connection, EngineOperations, ItemMessageCounts, ItemStatus, MigrationReport, NamespaceOperations, NodeInfo, ProductionSummary, TestRequest, TestResult } from '../../../src/engine/namespace-operations.ts';
+import type {
+  Connection,
+  EngineOperations,
+  ItemMessageCounts,
+  ItemStatus,
+  MigrationReport,
+  NamespaceOperations,
+  NodeInfo,
+  ProductionSummary,
+  TestRequest,
+  TestResult,
+} from '../../../src/engine/namespace-operations.ts';
 import { fakeNamespace, type NamespacedFake } from './fake-namespace.ts';
 
 interface NamespaceState {
@@ -37,9 +48,16 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
 
   constructor(namespaces: string[] = ['USER', 'OTHER']) {
     for (const namespace of namespaces) {
-      const demo = newProduction('Demo.Production', [newItem('Python.FileOperation', 'Python.FileOperation', { settings: [{ target: 'Host', name: 'path', value: '/tmp' }] }), newItem('Python.Router', 'Python.Router', { enabled: false })], {
-        description: 'demo',
-      });
+      const demo = newProduction(
+        'Demo.Production',
+        [
+          newItem('Python.FileOperation', 'Python.FileOperation', { settings: [{ target: 'Host', name: 'path', value: '/tmp' }] }),
+          newItem('Python.Router', 'Python.Router', { enabled: false }),
+        ],
+        {
+          description: 'demo',
+        },
+      );
       this.state.set(namespace, {
         definitions: new Map([[demo.name, demo]]),
         current: '',
@@ -72,7 +90,19 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
     const state = this.ns(namespace);
     for (let index = 0; index < count; index++) {
       const id = state.log.length + 1;
-      state.log.push({ id, namespace, type, configName: 'Python.FileOperation', job: '123', messageId: id % 2 ? id : null, sessionId: 7, sourceClass: 'bo.FileOperation', sourceMethod: 'on_message', text: `entry ${id}`, timeLogged: Date.UTC(2026, 10, 22, 10, 0, id % 60) });
+      state.log.push({
+        id,
+        namespace,
+        type,
+        configName: 'Python.FileOperation',
+        job: '123',
+        messageId: id % 2 ? id : null,
+        sessionId: 7,
+        sourceClass: 'bo.FileOperation',
+        sourceMethod: 'on_message',
+        text: `entry ${id}`,
+        timeLogged: Date.UTC(2026, 10, 22, 10, 0, id % 60),
+      });
     }
   }
 
@@ -120,7 +150,15 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
   async list(namespace: string): Promise<Record<string, ProductionSummary>> {
     const state = this.#call('list', namespace);
     return Object.fromEntries(
-      [...state.definitions.keys()].map((name) => [name, { status: name === state.current ? state.status : 'stopped', lastStartTime: name === state.current ? state.lastStart : null, lastStopTime: name === state.current ? state.lastStop : null, autoStart: false }]),
+      [...state.definitions.keys()].map((name) => [
+        name,
+        {
+          status: name === state.current ? state.status : 'stopped',
+          lastStartTime: name === state.current ? state.lastStart : null,
+          lastStopTime: name === state.current ? state.lastStop : null,
+          autoStart: false,
+        },
+      ]),
     );
   }
   async getDefault(namespace: string): Promise<string> {
@@ -146,13 +184,16 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
     return [...this.#call('logTop', namespace, top).log].reverse().slice(0, top);
   }
   async logSince(namespace: string, sinceId: number, limit: number): Promise<LogEntry[]> {
-    return this.#call('logSince', namespace, sinceId, limit).log.filter((entry) => entry.id > sinceId).slice(0, limit);
+    return this.#call('logSince', namespace, sinceId, limit)
+      .log.filter((entry) => entry.id > sinceId)
+      .slice(0, limit);
   }
   async test(namespace: string, request: TestRequest): Promise<TestResult> {
     const state = this.#call('test', namespace, request);
     this.#running(state);
     const definition = state.definitions.get(state.current);
-    if (!definition?.items.some((item) => item.name === request.target)) throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item ${request.target} in production ${state.current}`);
+    if (!definition?.items.some((item) => item.name === request.target))
+      throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item ${request.target} in production ${state.current}`);
     return { ...this.testAnswer(request), sessionId: 1, durationMs: 1 };
   }
   async migrate(namespace: string, settingsPath: string): Promise<MigrationReport> {
@@ -176,7 +217,8 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
   }
   #item(state: NamespaceState, item: string): void {
     this.#running(state);
-    if (!state.definitions.get(state.current)?.items.some((candidate) => candidate.name === item)) throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item ${item} in production ${state.current}`);
+    if (!state.definitions.get(state.current)?.items.some((candidate) => candidate.name === item))
+      throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item ${item} in production ${state.current}`);
   }
   async items(namespace: string): Promise<ItemStatus[]> {
     this.#call('items', namespace);

@@ -107,7 +107,11 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     connections: () => fake.connections(name),
     classes: () => fake.classes(name),
     messageCounts: () => fake.messageCounts(name),
-    components: { start: (item) => fake.componentStart(name, item), stop: (item) => fake.componentStop(name, item), restart: (item) => fake.componentRestart(name, item) },
+    components: {
+      start: (item) => fake.componentStart(name, item),
+      stop: (item) => fake.componentStop(name, item),
+      restart: (item) => fake.componentRestart(name, item),
+    },
     log: {
       top: (count) => fake.logTop(name, count),
       since: (sinceId, limit) => fake.logSince(name, sinceId, limit),

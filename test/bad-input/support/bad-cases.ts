@@ -5,7 +5,18 @@
  * query. Each case says what the documentation promises for it (docs/api.md, "Rules every route
  * follows"); reply-judge.ts holds that promise against the real reply.
  */
-import { accepts, acceptsText, badNumbers, hostileNames, hostileNumbers, hostilePathSegments, hostileQueryValues, hostileXml, wrongValues, type BodyValue } from './bad-values.ts';
+import {
+  accepts,
+  acceptsText,
+  badNumbers,
+  hostileNames,
+  hostileNumbers,
+  hostilePathSegments,
+  hostileQueryValues,
+  hostileXml,
+  wrongValues,
+  type BodyValue,
+} from './bad-values.ts';
 import type { BaselineRequest } from './baselines.ts';
 import { objectShape, roleAtLeast, routeKey, typesOf, type ApiRoute, type JsonSchema, type Role } from './openapi-routes.ts';
 
@@ -18,7 +29,18 @@ export type Identity = Role | 'none' | 'empty' | 'malformed' | 'wrong-password' 
  */
 export type Expectation = 'unauthenticated' | 'forbidden' | 'not-json' | 'too-large' | 'path-too-long' | 'invalid' | 'refused' | 'harmless';
 
-export type CaseKind = 'credentials' | 'role' | 'malformed body' | 'oversized body' | 'body not an object' | 'wrong type' | 'unknown field' | 'missing field' | 'hostile value' | 'path parameter' | 'query parameter';
+export type CaseKind =
+  | 'credentials'
+  | 'role'
+  | 'malformed body'
+  | 'oversized body'
+  | 'body not an object'
+  | 'wrong type'
+  | 'unknown field'
+  | 'missing field'
+  | 'hostile value'
+  | 'path parameter'
+  | 'query parameter';
 
 export interface BadCase {
   id: string;
@@ -34,7 +56,22 @@ export interface BadCase {
 }
 
 /** Body properties that carry free text (any string is a valid value), not names of things. */
-const freeText = new Set(['password', 'data', 'source', 'xml', 'text', 'description', 'comment', 'value', 'body', 'envelope', 'content', 'schedule', 'json', 'schema']);
+const freeText = new Set([
+  'password',
+  'data',
+  'source',
+  'xml',
+  'text',
+  'description',
+  'comment',
+  'value',
+  'body',
+  'envelope',
+  'content',
+  'schedule',
+  'json',
+  'schema',
+]);
 /** Body properties that name something to create, not something that must exist. */
 const creatingNames = new Set(['package', 'name']);
 /** Query parameters that must name something that exists. */
@@ -52,7 +89,9 @@ const maxPathSegment = 100;
 
 /** The request path: parameters encoded, except `raw` (one parameter given as an already encoded segment). */
 function pathOf(route: ApiRoute, params: Record<string, string>, query: Array<[string, string]>, raw?: { name: string; segment: string }): string {
-  const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === raw?.name ? raw.segment : encodeURIComponent(params[name] ?? `missing-${name}`)));
+  const path = route.template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    name === raw?.name ? raw.segment : encodeURIComponent(params[name] ?? `missing-${name}`),
+  );
   const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   return search ? `${path}?${search}` : path;
 }
@@ -90,13 +129,21 @@ function propertiesOf(schema: JsonSchema, present: unknown, prefix: string[] = [
   const shape = objectShape(schema);
   if (!shape) return [];
   const values = (present ?? {}) as Record<string, unknown>;
-  const own = Object.entries(shape.properties).map(([name, property]) => ({ field: [...prefix, name], schema: property, required: shape.required.includes(name), closed: shape.closed }));
+  const own = Object.entries(shape.properties).map(([name, property]) => ({
+    field: [...prefix, name],
+    schema: property,
+    required: shape.required.includes(name),
+    closed: shape.closed,
+  }));
   if (depth >= 2) return own;
   return own.flatMap((entry) => {
     const name = entry.field.at(-1) as string;
     const value = values[name];
     const items = entry.schema.items as JsonSchema | undefined;
-    const nested = Array.isArray(value) && value.length > 0 && items ? propertiesOf(items, value[0], [...entry.field, '0'], depth + 1) : propertiesOf(entry.schema, value, entry.field, depth + 1);
+    const nested =
+      Array.isArray(value) && value.length > 0 && items
+        ? propertiesOf(items, value[0], [...entry.field, '0'], depth + 1)
+        : propertiesOf(entry.schema, value, entry.field, depth + 1);
     return [entry, ...nested];
   });
 }
@@ -155,7 +202,16 @@ export function casesOf(route: ApiRoute, baseline: BaselineRequest, spec: { body
     // One case per label: an edge number can be both a wrong type and a hostile number.
     if (seen.has(label)) return;
     seen.add(label);
-    cases.push({ id: `${key} · ${label}`, route, kind, expect, identity: request.identity ?? 'admin', path: request.path ?? basePath, ...('body' in request ? { body: request.body } : baseBody === undefined ? {} : { body: baseBody }), ...('contentType' in request ? { contentType: request.contentType } : {}) });
+    cases.push({
+      id: `${key} · ${label}`,
+      route,
+      kind,
+      expect,
+      identity: request.identity ?? 'admin',
+      path: request.path ?? basePath,
+      ...('body' in request ? { body: request.body } : baseBody === undefined ? {} : { body: baseBody }),
+      ...('contentType' in request ? { contentType: request.contentType } : {}),
+    });
   };
   const context: RouteContext = { route, baseline, baseQuery, basePath, baseBody, add };
   credentialCases(context);
@@ -180,7 +236,8 @@ function credentialCases({ route, basePath, add }: RouteContext): void {
   const alias = /^\/api\/iop\//.test(basePath) ? basePath.replace(/^\/api\/iop\//, '/api/iop/v1/') : undefined;
   if (alias) {
     add('credentials', 'the /v1 alias without an Authorization header', 'unauthenticated', { identity: 'none', path: alias });
-    if (!roleAtLeast('viewer', route.role)) add('role', `a viewer on the /v1 alias of a route for ${route.role}s`, 'forbidden', { identity: 'viewer', path: alias });
+    if (!roleAtLeast('viewer', route.role))
+      add('role', `a viewer on the /v1 alias of a route for ${route.role}s`, 'forbidden', { identity: 'viewer', path: alias });
   }
 }
 
@@ -193,7 +250,10 @@ function bodyCases({ route, baseline, baseBody, add }: RouteContext, bodyLimit: 
   add('malformed body', 'a form-encoded body', 'not-json', { body: 'production=x&namespace=USER', contentType: 'application/x-www-form-urlencoded' });
   add('malformed body', 'an XML body', 'not-json', { body: '<request><production>x</production></request>', contentType: 'application/xml' });
   add('malformed body', 'plain text', 'not-json', { body: 'hello', contentType: 'text/plain' });
-  add('malformed body', 'bytes that are not UTF-8', 'not-json', { body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'), contentType: 'application/octet-stream' });
+  add('malformed body', 'bytes that are not UTF-8', 'not-json', {
+    body: Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]).toString('latin1'),
+    contentType: 'application/octet-stream',
+  });
   add('oversized body', 'a body over the body limit', 'too-large', { body: `{"pad":"${'x'.repeat(bodyLimit)}"}` });
   if (route.body.required) {
     add('missing field', 'an empty body where one is required', 'invalid', { body: '' });
@@ -208,7 +268,9 @@ function bodyCases({ route, baseline, baseBody, add }: RouteContext, bodyLimit: 
     // JSON.parse makes `__proto__` an own field; a check that walks prototypes would miss it.
     const withFields = (fields: string) => `{${fields}${baseBody === '{}' ? '' : ','}${baseBody.slice(1)}`;
     add('unknown field', 'a __proto__ field', 'invalid', { body: withFields('"__proto__":{"role":"admin","isAdmin":true}') });
-    add('unknown field', `${manyFields} unknown fields`, 'invalid', { body: withFields(Array.from({ length: manyFields }, (_, index) => `"unknownBadInputField${index}":${index}`).join(',')) });
+    add('unknown field', `${manyFields} unknown fields`, 'invalid', {
+      body: withFields(Array.from({ length: manyFields }, (_, index) => `"unknownBadInputField${index}":${index}`).join(',')),
+    });
   }
   for (const property of propertiesOf(top, body)) propertyCases(property, body, add);
 }
@@ -216,7 +278,8 @@ function bodyCases({ route, baseline, baseBody, add }: RouteContext, bodyLimit: 
 /** One property: every wrong type, its absence when required, and hostile values where the request uses it. */
 function propertyCases(property: VariedProperty, body: Record<string, unknown>, add: AddCase): void {
   const name = property.field.join('.');
-  const hostile = (value: BodyValue) => add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
+  const hostile = (value: BodyValue) =>
+    add('hostile value', `${name} is ${value.label}`, fits(property.schema, value), { body: bodyWith(body, property.field, value) });
   for (const value of wrongValues(property.schema)) add('wrong type', `${name} is ${value.label}`, 'invalid', { body: bodyWith(body, property.field, value) });
   if (property.required) add('missing field', `${name} is missing`, 'invalid', { body: bodyWith(body, property.field, 'remove') });
   // A hostile value matters where the request uses it: a field the valid request sets (an alias the
@@ -246,7 +309,9 @@ function pathCases({ route, baseline, baseQuery, add }: RouteContext): void {
     for (const { label, segment } of hostilePathSegments(/id$/i.test(parameter.name), creates)) {
       // docs/api.md: a path segment over 100 characters is answered 414 before any route runs.
       const expect = segment.length > maxPathSegment ? 'path-too-long' : textFits(parameter.schema, decoded(segment));
-      add('path parameter', `path {${parameter.name}} is ${label}`, expect, { path: pathOf(route, baseline.pathParams, baseQuery, { name: parameter.name, segment }) });
+      add('path parameter', `path {${parameter.name}} is ${label}`, expect, {
+        path: pathOf(route, baseline.pathParams, baseQuery, { name: parameter.name, segment }),
+      });
     }
   }
 }
@@ -256,10 +321,13 @@ function queryCases({ route, baseline, baseQuery, add }: RouteContext): void {
   // docs/api.md: an undeclared query parameter is refused, except by the class-document API (another
   // product's API, whose clients send parameters it ignores).
   if (!route.template.startsWith('/api/atelier/')) {
-    add('query parameter', 'an unknown query parameter', 'invalid', { path: pathOf(route, baseline.pathParams, [...baseQuery, ['unknownBadInputParameter', 'x']]) });
+    add('query parameter', 'an unknown query parameter', 'invalid', {
+      path: pathOf(route, baseline.pathParams, [...baseQuery, ['unknownBadInputParameter', 'x']]),
+    });
   }
   for (const parameter of route.parameters.filter((p) => p.in === 'query')) {
-    const withValue = (value: string): string => pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
+    const withValue = (value: string): string =>
+      pathOf(route, baseline.pathParams, [...baseQuery.filter(([name]) => name !== parameter.name), [parameter.name, value]]);
     // A query value the declared schema takes (as the server converts it: `0x10` → 16, `1e23`) is the
     // route's to answer or refuse; one it rejects must be refused; a name that must exist, refused.
     const expectFor = (value: string): Expectation => {
@@ -268,11 +336,14 @@ function queryCases({ route, baseline, baseQuery, add }: RouteContext): void {
     };
     if (numericQuery.has(parameter.name) || isNumeric(parameter.schema)) {
       for (const bad of badNumbers) add('query parameter', `query ${parameter.name} is ${bad.label}`, expectFor(bad.value), { path: withValue(bad.value) });
-      add('query parameter', `query ${parameter.name} given twice`, textFits(parameter.schema, ['1', '2']), { path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2` });
+      add('query parameter', `query ${parameter.name} given twice`, textFits(parameter.schema, ['1', '2']), {
+        path: `${withValue('1')}&${encodeURIComponent(parameter.name)}=2`,
+      });
       continue;
     }
     const format = formattedQuery[parameter.name];
     if (format) add('query parameter', `query ${parameter.name} is ${JSON.stringify(format)}`, textFits(parameter.schema, format), { path: withValue(format) });
-    for (const hostile of hostileQueryValues) add('query parameter', `query ${parameter.name} is ${hostile.label}`, expectFor(hostile.value), { path: withValue(hostile.value) });
+    for (const hostile of hostileQueryValues)
+      add('query parameter', `query ${parameter.name} is ${hostile.label}`, expectFor(hostile.value), { path: withValue(hostile.value) });
   }
 }

@@ -105,7 +105,9 @@ export const hostileNames: Array<{ label: string; value: string; creates: boolea
 ];
 
 /** The hostile names as query values: a URL carries at most a few kilobytes, so the long one is 5000 characters. */
-export const hostileQueryValues = hostileNames.map((hostile) => (hostile.value.length > 5000 ? { ...hostile, label: 'a value of 5000 characters', value: 'n'.repeat(5000) } : hostile));
+export const hostileQueryValues = hostileNames.map((hostile) =>
+  hostile.value.length > 5000 ? { ...hostile, label: 'a value of 5000 characters', value: 'n'.repeat(5000) } : hostile,
+);
 
 /** Path segments (percent-encoded) for a path parameter: hostile, unknown, and for ids, bad numbers. */
 export function hostilePathSegments(isId: boolean, creates: boolean): Array<{ label: string; segment: string }> {
@@ -139,7 +141,12 @@ export const hostileNumbers: BodyValue[] = [
 /** Documents for the properties that carry XML (a transform's source, a lookup export): too deep to be real. */
 export const hostileXml: BodyValue[] = [
   { label: `XML ${deepDepth} elements deep`, json: JSON.stringify(`${'<a>'.repeat(deepDepth)}${'</a>'.repeat(deepDepth)}`) },
-  { label: 'XML with an external entity', json: JSON.stringify('<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><lookupTable><entry table="T" key="k">&x;</entry></lookupTable>') },
+  {
+    label: 'XML with an external entity',
+    json: JSON.stringify(
+      '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><lookupTable><entry table="T" key="k">&x;</entry></lookupTable>',
+    ),
+  },
   { label: 'XML that is not closed', json: JSON.stringify('<transform sourceClass="IOP.Message"><assign') },
 ];
 

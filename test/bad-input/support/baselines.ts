@@ -41,7 +41,11 @@ export interface BaselineRequest {
 }
 
 function known(state: SuiteState): Record<string, BaselineRequest> {
-  const p = (params: Record<string, string>, body?: BaselineRequest['body'], query: Record<string, string> = {}): BaselineRequest => ({ pathParams: params, query, ...(body === undefined ? {} : { body }) });
+  const p = (params: Record<string, string>, body?: BaselineRequest['body'], query: Record<string, string> = {}): BaselineRequest => ({
+    pathParams: params,
+    query,
+    ...(body === undefined ? {} : { body }),
+  });
   const forProduction = p({}, undefined, { production });
   return {
     'POST /api/iop/start': p({}, { production }),
@@ -111,7 +115,9 @@ function plainValue(schema: JsonSchema): unknown {
 export function baselineOf(route: ApiRoute, state: SuiteState): BaselineRequest {
   const request = known(state)[routeKey(route)];
   if (request) return request;
-  const pathParams = Object.fromEntries(route.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p.name === 'namespace' ? 'USER' : 'no-such-thing-bad-input']));
+  const pathParams = Object.fromEntries(
+    route.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p.name === 'namespace' ? 'USER' : 'no-such-thing-bad-input']),
+  );
   const body = route.body ? plainValue(route.body.schema) : undefined;
   return { pathParams, query: {}, ...(body === undefined ? {} : { body: body as Record<string, unknown> }) };
 }

@@ -72,8 +72,15 @@ export function routesOf(document: OpenApiDocument): ApiRoute[] {
         method: method.toUpperCase(),
         template,
         role: roleOf(operation, where),
-        parameters: (operation.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? p.in === 'path', schema: resolve(p.schema ?? {}, components) as JsonSchema })),
-        ...(operation.requestBody ? { body: { schema: resolve(media?.schema ?? {}, components) as JsonSchema, required: operation.requestBody.required ?? false } } : {}),
+        parameters: (operation.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required ?? p.in === 'path',
+          schema: resolve(p.schema ?? {}, components) as JsonSchema,
+        })),
+        ...(operation.requestBody
+          ? { body: { schema: resolve(media?.schema ?? {}, components) as JsonSchema, required: operation.requestBody.required ?? false } }
+          : {}),
       });
     }
   }

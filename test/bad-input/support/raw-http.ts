@@ -49,7 +49,15 @@ export function rawCall(baseUrl: string, call: RawRequest): Promise<RawReply> {
       outcome();
     };
     const req = httpRequest(
-      { method: call.method, hostname: base.hostname, port: base.port, path: call.path, headers, agent: false, ...(call.localAddress ? { localAddress: call.localAddress } : {}) },
+      {
+        method: call.method,
+        hostname: base.hostname,
+        port: base.port,
+        path: call.path,
+        headers,
+        agent: false,
+        ...(call.localAddress ? { localAddress: call.localAddress } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -17,7 +17,22 @@ import type { RawReply } from './raw-http.ts';
 
 /** The spec's routes (shared/spec "Routes"): every failure is HTTP 500 {"error": text}. */
 const specRoutes = new Set(
-  ['GET version', 'GET status', 'POST start', 'POST stop', 'POST kill', 'POST restart', 'POST update', 'GET list', 'GET default', 'PUT default', 'GET log', 'GET export', 'POST test', 'PUT migrate'].map((route) => {
+  [
+    'GET version',
+    'GET status',
+    'POST start',
+    'POST stop',
+    'POST kill',
+    'POST restart',
+    'POST update',
+    'GET list',
+    'GET default',
+    'PUT default',
+    'GET log',
+    'GET export',
+    'POST test',
+    'PUT migrate',
+  ].map((route) => {
     const [method, name] = route.split(' ');
     return `${method} /api/iop/${name}`;
   }),
@@ -85,7 +100,9 @@ function statusProblem(badCase: BadCase, reply: RawReply): string | null {
     return allowed.includes(reply.status) ? null : `answered ${reply.status} to a request its own schema rejects; the docs promise ${allowed.join(' or ')}`;
   }
   if (spec) return reply.status === 500 ? null : `answered ${reply.status}, the spec promises 500 {"error"} for every failure of a spec route`;
-  return beyondSpecRefusals.includes(reply.status) ? null : `answered ${reply.status}, the docs promise 400 (bad input), 404 (unknown) or 409 (not running / busy)`;
+  return beyondSpecRefusals.includes(reply.status)
+    ? null
+    : `answered ${reply.status}, the docs promise 400 (bad input), 404 (unknown) or 409 (not running / busy)`;
 }
 
 /** The problems of a reply to a bad case; empty when it was handled as documented. */
@@ -94,11 +111,13 @@ export function judge(badCase: BadCase, reply: RawReply, markers: LeakMarkers): 
   const status = statusProblem(badCase, reply);
   if (status) problems.push(status);
   if (reply.status >= 400) {
-    if (!/^application\/json/.test(String(reply.headers['content-type'] ?? ''))) problems.push(`content type ${String(reply.headers['content-type'])}, not JSON`);
+    if (!/^application\/json/.test(String(reply.headers['content-type'] ?? '')))
+      problems.push(`content type ${String(reply.headers['content-type'])}, not JSON`);
     const { error, code } = (reply.json ?? {}) as { error?: unknown; code?: unknown };
     if (typeof error !== 'string' || error.trim() === '') problems.push('no non-empty string `error` in the body');
     else if (!errorText.test(error)) problems.push('an `error` text that does not start with `ERROR #<CODE>: `');
-    else if (typeof code !== 'string' || `ERROR #${code.replace(/^ERR_/, '')}:` !== error.slice(0, error.indexOf(':') + 1)) problems.push(`a \`code\` (${String(code)}) that is not the one the text names`);
+    else if (typeof code !== 'string' || `ERROR #${code.replace(/^ERR_/, '')}:` !== error.slice(0, error.indexOf(':') + 1))
+      problems.push(`a \`code\` (${String(code)}) that is not the one the text names`);
   }
   // A successful reply may carry stored data that mentions paths (an event-log entry, a message body);
   // what must never carry them is a reply the server wrote about a failure.

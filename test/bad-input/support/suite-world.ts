@@ -34,7 +34,12 @@ export interface World {
 
 async function packageFiles(): Promise<Array<{ name: string; data: string }>> {
   const entries = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
-  return Promise.all(entries.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })));
+  return Promise.all(
+    entries.map(async (entry) => ({
+      name: relative(fixture, join(entry.parentPath, entry.name)),
+      data: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+    })),
+  );
 }
 
 let nextAddress = 0;
@@ -75,10 +80,20 @@ async function expectOk(reply: Promise<RawReply>, what: string): Promise<RawRepl
 
 export async function startWorld(): Promise<World> {
   const home = tempDir('conveyor-bad-input-');
-  const server = await startServerProcess(home.path, [], { CONVEYOR_ADMIN_USER: admin.name, CONVEYOR_ADMIN_PASSWORD: admin.password, CONVEYOR_BODY_LIMIT: String(bodyLimit) });
+  const server = await startServerProcess(home.path, [], {
+    CONVEYOR_ADMIN_USER: admin.name,
+    CONVEYOR_ADMIN_PASSWORD: admin.password,
+    CONVEYOR_BODY_LIMIT: String(bodyLimit),
+  });
   const call = (method: string, path: string, body?: unknown, who: Identity = 'admin') => {
     const { headers, localAddress } = headersOf(who);
-    return rawCall(server.url, { method, path, headers, ...(localAddress ? { localAddress } : {}), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return rawCall(server.url, {
+      method,
+      path,
+      headers,
+      ...(localAddress ? { localAddress } : {}),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   };
   const files = await packageFiles();
   await expectOk(call('PUT', '/api/iop/migrate', { package: 'relay', body: files }), 'migrating the fixture');
@@ -94,11 +109,18 @@ export async function startWorld(): Promise<World> {
     await expectOk(call('PUT', `/api/iop/lookups/${b.lookupTable}`, { entries: { a: 'Alpha' } }), 'storing the lookup table');
     await expectOk(call('POST', '/api/iop/schemas/import', { package: 'bi', name: b.schemaName, schema: b.lookupSchema }), 'importing the schema');
     await expectOk(call('PUT', `/api/iop/transforms/${b.transformName}`, { source: b.transformSource }), 'storing the transform');
-    await expectOk(call('PUT', `/api/atelier/v1/USER/doc/${b.documentName}?ignoreConflict=1`, { enc: false, content: b.documentLines }), 'storing the class document');
+    await expectOk(
+      call('PUT', `/api/atelier/v1/USER/doc/${b.documentName}?ignoreConflict=1`, { enc: false, content: b.documentLines }),
+      'storing the class document',
+    );
   };
   await fixtures();
-  const run = (await expectOk(call('POST', '/api/iop/test-run', { target: b.item, classname: b.requestClass, body: { text: 'hello' }, restart: false }), 'a test run')).json as { session_id: number };
-  const found = (await expectOk(call('GET', `/api/iop/messages?target=${b.item}&limit=5`), 'finding the message')).json as { messages: Array<{ id: number; sessionId: number }> };
+  const run = (
+    await expectOk(call('POST', '/api/iop/test-run', { target: b.item, classname: b.requestClass, body: { text: 'hello' }, restart: false }), 'a test run')
+  ).json as { session_id: number };
+  const found = (await expectOk(call('GET', `/api/iop/messages?target=${b.item}&limit=5`), 'finding the message')).json as {
+    messages: Array<{ id: number; sessionId: number }>;
+  };
   const request = found.messages.find((message) => message.sessionId === run.session_id);
   if (!request) throw new Error(`the test run's request is not among the messages: ${JSON.stringify(found)}`);
   const definition = (await expectOk(call('GET', `/api/iop/definition?production=${b.production}`), 'reading the definition')).json;

@@ -35,11 +35,15 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 }
 
 export async function startServer(home: string, extraArgs: string[] = []): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...extraArgs], {
-    cwd: repositoryRoot,
-    env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home, '--port', '0', ...extraArgs],
+    {
+      cwd: repositoryRoot,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
@@ -103,7 +107,11 @@ export interface CliOptions {
 }
 
 export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; result: Promise<CliResult> } {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: options.cwd ?? repositoryRoot, env: options.env ?? cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd: options.cwd ?? repositoryRoot,
+    env: options.env ?? cleanEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -116,4 +116,3 @@ async function recorded(file: string): Promise<string[]> {
     .filter(Boolean)
     .map((line) => JSON.parse((JSON.parse(line) as { data: string }).data).StringValue as string);
 }
-

@@ -66,7 +66,14 @@ export function ProductionDiagram({ items, selected, onSelect }: { items: ItemSt
             const x2 = to.x;
             const y2 = to.y + nodeHeight / 2;
             const bend = Math.max(40, Math.abs(x2 - x1) / 2);
-            return <path key={`${from.item.name}->${target}`} className="diagram-edge" d={`M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`} markerEnd="url(#edge-arrow)" />;
+            return (
+              <path
+                key={`${from.item.name}->${target}`}
+                className="diagram-edge"
+                d={`M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}`}
+                markerEnd="url(#edge-arrow)"
+              />
+            );
           }),
         )}
         {boxes.map(({ item, x, y }) => (

@@ -15,7 +15,21 @@ export interface ActionEditing {
   onAdd(container: ActionPath, action: ActionNode): void;
 }
 
-function Field({ label, value, onChange, wide, readOnly, invalid }: { label: string; value: string; onChange(value: string): void; wide?: boolean; readOnly: boolean; invalid?: boolean }) {
+function Field({
+  label,
+  value,
+  onChange,
+  wide,
+  readOnly,
+  invalid,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  wide?: boolean;
+  readOnly: boolean;
+  invalid?: boolean;
+}) {
   return (
     <label className={wide ? 'action-field wide' : 'action-field'}>
       {label}
@@ -55,7 +69,9 @@ function Fields({ action, path, editing }: { action: ActionNode; path: ActionPat
               ))}
             </select>
           </label>
-          {action.action === 'insert' || action.action === 'remove' || action.key ? <Field label="Key" value={action.key} onChange={(key) => patch({ key })} readOnly={ro} /> : null}
+          {action.action === 'insert' || action.action === 'remove' || action.key ? (
+            <Field label="Key" value={action.key} onChange={(key) => patch({ key })} readOnly={ro} />
+          ) : null}
         </>
       );
     case 'foreach':
@@ -82,7 +98,14 @@ function Fields({ action, path, editing }: { action: ActionNode; path: ActionPat
       return (
         <label className="action-field wide">
           {action.kind === 'code' ? 'Code' : 'SQL'}
-          <textarea rows={3} value={action.text} readOnly={ro} onChange={(e) => patch({ text: e.target.value })} aria-label={action.kind === 'code' ? 'Code' : 'SQL'} spellCheck={false} />
+          <textarea
+            rows={3}
+            value={action.text}
+            readOnly={ro}
+            onChange={(e) => patch({ text: e.target.value })}
+            aria-label={action.kind === 'code' ? 'Code' : 'SQL'}
+            spellCheck={false}
+          />
         </label>
       );
     case 'comment':
@@ -135,7 +158,13 @@ function ActionRow({ action, path, index, count, editing }: { action: ActionNode
         <div key={branch.key} className="action-branch">
           <div className="branch-label">
             {branch.label}
-            {editing.readOnly ? null : <Palette label={`Add to ${action.kind} ${branch.label}`} disabled={false} onAdd={(kind) => editing.onAdd([...path, branch.key], newAction(kind))} />}
+            {editing.readOnly ? null : (
+              <Palette
+                label={`Add to ${action.kind} ${branch.label}`}
+                disabled={false}
+                onAdd={(kind) => editing.onAdd([...path, branch.key], newAction(kind))}
+              />
+            )}
           </div>
           <ActionList actions={branch.list} prefix={[...path, branch.key]} editing={editing} />
         </div>

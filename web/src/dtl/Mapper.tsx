@@ -20,7 +20,17 @@ interface Curve {
   d: string;
 }
 
-export function Mapper({ source, target, links, onMap }: { source: SchemaField[]; target: SchemaField[]; links: Link[]; onMap(from: string, to: string): void }) {
+export function Mapper({
+  source,
+  target,
+  links,
+  onMap,
+}: {
+  source: SchemaField[];
+  target: SchemaField[];
+  links: Link[];
+  onMap(from: string, to: string): void;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [drag, setDrag] = useState<Drag | null>(null);
   const [curves, setCurves] = useState<Curve[]>([]);

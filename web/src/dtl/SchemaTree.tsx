@@ -33,7 +33,14 @@ function Row({ field, depth, props }: { field: SchemaField; depth: number; props
         title={`${props.side}.{${field.path}}`}
       >
         {field.children.length ? (
-          <button type="button" className="tree-toggle" onClick={toggle} onPointerDown={(e) => e.stopPropagation()} aria-expanded={open} aria-label={`${open ? 'Collapse' : 'Expand'} ${field.name}`}>
+          <button
+            type="button"
+            className="tree-toggle"
+            onClick={toggle}
+            onPointerDown={(e) => e.stopPropagation()}
+            aria-expanded={open}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${field.name}`}
+          >
             {open ? '▾' : '▸'}
           </button>
         ) : (

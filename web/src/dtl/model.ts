@@ -4,7 +4,15 @@
  * `assign`, inside a `foreach` when the source repeats), the links the mapper draws, and the
  * round trip through XML that gives every action its line for positioned diagnostics.
  */
-import { parseTransform, serializeTransform, validateTransform, type ActionNode, type DtlDiagnostic, type ForeachNode, type TransformNode } from '../../../src/dtl/index.ts';
+import {
+  parseTransform,
+  serializeTransform,
+  validateTransform,
+  type ActionNode,
+  type DtlDiagnostic,
+  type ForeachNode,
+  type TransformNode,
+} from '../../../src/dtl/index.ts';
 
 /** Where an action lives: indices into nested lists, with the list's name between (`actions`, `whenTrue`, `whenFalse`). */
 export type ActionPath = Array<number | 'actions' | 'whenTrue' | 'whenFalse'>;

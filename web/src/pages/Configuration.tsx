@@ -55,14 +55,25 @@ export function Configuration({ production }: { production: string }) {
   }
   function addItem() {
     if (!draft) return;
-    const item: ExportItemJson = { name: newItem.name, classname: newItem.classname, pool_size: 1, enabled: true, foreground: false, comment: '', log_trace_events: false, schedule: '', settings: [] };
+    const item: ExportItemJson = {
+      name: newItem.name,
+      classname: newItem.classname,
+      pool_size: 1,
+      enabled: true,
+      foreground: false,
+      comment: '',
+      log_trace_events: false,
+      schedule: '',
+      settings: [],
+    };
     setDraft({ ...draft, items: [...draft.items, item] });
     setSelected(newItem.name);
     setNewItem({ name: '', classname: '' });
     setSaved(false);
   }
   const nameTaken = draft?.items.some((candidate) => candidate.name === newItem.name) ?? false;
-  const component = (action: 'start' | 'stop' | 'restart') => lifecycle.run(() => api.call(componentActions[action], { body: { component: selected } })).then(items.reload);
+  const component = (action: 'start' | 'stop' | 'restart') =>
+    lifecycle.run(() => api.call(componentActions[action], { body: { component: selected } })).then(items.reload);
 
   return (
     <>
@@ -75,7 +86,11 @@ export function Configuration({ production }: { production: string }) {
         actions={
           <>
             {can('operator') && running ? (
-              <button type="button" disabled={lifecycle.busy} onClick={() => void lifecycle.run(() => api.call(specRoutes.update, { body: {} })).then(() => (setSaved(false), items.reload()))}>
+              <button
+                type="button"
+                disabled={lifecycle.busy}
+                onClick={() => void lifecycle.run(() => api.call(specRoutes.update, { body: {} })).then(() => (setSaved(false), items.reload()))}
+              >
                 Update
               </button>
             ) : null}
@@ -86,13 +101,21 @@ export function Configuration({ production }: { production: string }) {
         }
       >
         <ErrorNote error={items.error || stored.error || lifecycle.error} />
-        {saved ? <div className="notice">Saved to the definition. {running ? 'Press Update to apply it to the running production.' : 'It applies when the production starts.'}</div> : null}
+        {saved ? (
+          <div className="notice">
+            Saved to the definition. {running ? 'Press Update to apply it to the running production.' : 'It applies when the production starts.'}
+          </div>
+        ) : null}
         {showExport && stored.data ? (
           <div>
             <pre className="code" aria-label="Exported definition">
               {JSON.stringify(stored.data, null, 2)}
             </pre>
-            <a className="button" download={`${production}.json`} href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(stored.data, null, 2))}`}>
+            <a
+              className="button"
+              download={`${production}.json`}
+              href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(stored.data, null, 2))}`}
+            >
               Download JSON
             </a>
           </div>
@@ -111,11 +134,21 @@ export function Configuration({ production }: { production: string }) {
               >
                 <label>
                   New item name
-                  <input value={newItem.name} onChange={(e) => setNewItem({ ...newItem, name: e.target.value })} aria-invalid={nameTaken} aria-label="New item name" />
+                  <input
+                    value={newItem.name}
+                    onChange={(e) => setNewItem({ ...newItem, name: e.target.value })}
+                    aria-invalid={nameTaken}
+                    aria-label="New item name"
+                  />
                 </label>
                 <label>
                   Class
-                  <input value={newItem.classname} onChange={(e) => setNewItem({ ...newItem, classname: e.target.value })} list="item-classes" aria-label="New item class" />
+                  <input
+                    value={newItem.classname}
+                    onChange={(e) => setNewItem({ ...newItem, classname: e.target.value })}
+                    list="item-classes"
+                    aria-label="New item class"
+                  />
                   <datalist id="item-classes">
                     {classes.data?.classes.map((binding) => (
                       <option key={binding.name} value={binding.name}>
@@ -137,7 +170,11 @@ export function Configuration({ production }: { production: string }) {
                 <h3>
                   {item.name} <span className="muted">{item.classname}</span>
                   {can('admin') ? (
-                    <button type="button" className="link danger" onClick={() => draft && (setDraft({ ...draft, items: draft.items.filter((candidate) => candidate.name !== item.name) }), setSelected(''))}>
+                    <button
+                      type="button"
+                      className="link danger"
+                      onClick={() => draft && (setDraft({ ...draft, items: draft.items.filter((candidate) => candidate.name !== item.name) }), setSelected(''))}
+                    >
                       Remove item
                     </button>
                   ) : null}
@@ -193,7 +230,11 @@ export function Configuration({ production }: { production: string }) {
                       {item.settings.map((setting, index) => (
                         <tr key={index}>
                           <td>
-                            <select value={setting.target} onChange={(e) => patchSetting(index, { target: e.target.value as ExportSettingJson['target'] })} aria-label="Setting target">
+                            <select
+                              value={setting.target}
+                              onChange={(e) => patchSetting(index, { target: e.target.value as ExportSettingJson['target'] })}
+                              aria-label="Setting target"
+                            >
                               <option>Host</option>
                               <option>Adapter</option>
                             </select>
@@ -202,10 +243,19 @@ export function Configuration({ production }: { production: string }) {
                             <input value={setting.name} onChange={(e) => patchSetting(index, { name: e.target.value })} aria-label="Setting name" />
                           </td>
                           <td>
-                            <input value={setting.value} onChange={(e) => patchSetting(index, { value: e.target.value })} aria-label={`Value of ${setting.name}`} />
+                            <input
+                              value={setting.value}
+                              onChange={(e) => patchSetting(index, { value: e.target.value })}
+                              aria-label={`Value of ${setting.name}`}
+                            />
                           </td>
                           <td>
-                            <button type="button" className="link" onClick={() => patchItem({ settings: item.settings.filter((_, at) => at !== index) })} aria-label={`Remove ${setting.name}`}>
+                            <button
+                              type="button"
+                              className="link"
+                              onClick={() => patchItem({ settings: item.settings.filter((_, at) => at !== index) })}
+                              aria-label={`Remove ${setting.name}`}
+                            >
                               ✕
                             </button>
                           </td>
@@ -220,7 +270,15 @@ export function Configuration({ production }: { production: string }) {
                     {binding?.settings
                       .filter((declared) => !item.settings.some((setting) => setting.name === declared.name))
                       .map((declared) => (
-                        <button key={declared.name} type="button" className="link" title={declared.description} onClick={() => patchItem({ settings: [...item.settings, { target: 'Host', name: declared.name, value: declared.defaultValue ?? '' }] })}>
+                        <button
+                          key={declared.name}
+                          type="button"
+                          className="link"
+                          title={declared.description}
+                          onClick={() =>
+                            patchItem({ settings: [...item.settings, { target: 'Host', name: declared.name, value: declared.defaultValue ?? '' }] })
+                          }
+                        >
                           + {declared.name}
                         </button>
                       ))}

@@ -11,7 +11,19 @@ import { failedStatus, failureDetails } from '../connection.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
 import { ActionList, Palette, type ActionEditing } from '../dtl/ActionList.tsx';
 import { Mapper } from '../dtl/Mapper.tsx';
-import { appendAction, edit, mapFields, mappingLinks, moveAction, newAction, newTransformXml, parseXml, removeAction, replaceAction, roundTrip } from '../dtl/model.ts';
+import {
+  appendAction,
+  edit,
+  mapFields,
+  mappingLinks,
+  moveAction,
+  newAction,
+  newTransformXml,
+  parseXml,
+  removeAction,
+  replaceAction,
+  roundTrip,
+} from '../dtl/model.ts';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { DtlTester } from './DtlTester.tsx';
@@ -113,7 +125,8 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
         setSavedVersion(reply.version);
       } catch (error) {
         const details = failureDetails(error);
-        if (typeof details === 'object' && details !== null && 'diagnostics' in details && Array.isArray(details.diagnostics)) setCompiled(details.diagnostics.filter(isDiagnostic));
+        if (typeof details === 'object' && details !== null && 'diagnostics' in details && Array.isArray(details.diagnostics))
+          setCompiled(details.diagnostics.filter(isDiagnostic));
         throw error;
       }
     });
@@ -126,7 +139,12 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   const docTypeSelect = (side: 'sourceDocType' | 'targetDocType', label: string) => (
     <label>
       {label}
-      <select value={ast?.[side] ?? ''} disabled={!ast || readOnly} onChange={(e) => ast && change(edit(ast, (draft) => void (draft[side] = e.target.value)))} aria-label={label}>
+      <select
+        value={ast?.[side] ?? ''}
+        disabled={!ast || readOnly}
+        onChange={(e) => ast && change(edit(ast, (draft) => void (draft[side] = e.target.value)))}
+        aria-label={label}
+      >
         <option value="">(none)</option>
         {[...new Set([...(schemas.data?.schemas.map((s) => s.name) ?? []), ast?.[side] ?? ''])].filter(Boolean).map((docType) => (
           <option key={docType}>{docType}</option>
@@ -140,13 +158,28 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
       <Panel
         title={
           <>
-            {name} <span className="muted">{savedVersion ? `version ${savedVersion}` : 'new'}{dirty ? ' · unsaved' : ''}</span>
+            {name}{' '}
+            <span className="muted">
+              {savedVersion ? `version ${savedVersion}` : 'new'}
+              {dirty ? ' · unsaved' : ''}
+            </span>
           </>
         }
         actions={
           <>
             {stored.data?.history.length ? (
-              <select value="" onChange={(e) => e.target.value && void save.run(() => api.call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } }).then((version) => (load(version.source), setDirty(true))))} aria-label="History">
+              <select
+                value=""
+                onChange={(e) =>
+                  e.target.value &&
+                  void save.run(() =>
+                    api
+                      .call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } })
+                      .then((version) => (load(version.source), setDirty(true))),
+                  )
+                }
+                aria-label="History"
+              >
                 <option value="">History…</option>
                 {[...stored.data.history].reverse().map((entry) => (
                   <option key={entry.version} value={entry.version}>
@@ -155,7 +188,11 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
                 ))}
               </select>
             ) : null}
-            <button type="button" disabled={compile.busy} onClick={() => void compile.run(async () => setCompiled((await api.call(dtlRoutes.compileTransform, { body: { source: xml } })).diagnostics))}>
+            <button
+              type="button"
+              disabled={compile.busy}
+              onClick={() => void compile.run(async () => setCompiled((await api.call(dtlRoutes.compileTransform, { body: { source: xml } })).diagnostics))}
+            >
               Compile
             </button>
             {readOnly ? null : (
@@ -168,25 +205,39 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
         }
       >
         <ErrorNote error={stored.error || schemas.error || compile.error || save.error} />
-        {savedVersion && !dirty && !save.error ? <div className="notice" role="status">Saved as version {savedVersion}.</div> : null}
+        {savedVersion && !dirty && !save.error ? (
+          <div className="notice" role="status">
+            Saved as version {savedVersion}.
+          </div>
+        ) : null}
         <div className="dtl-header">
           {docTypeSelect('sourceDocType', 'Source doc type')}
           {docTypeSelect('targetDocType', 'Target doc type')}
           <label>
             Create
-            <select value={ast?.create ?? 'new'} disabled={!ast || readOnly} onChange={(e) => ast && change(edit(ast, (draft) => void (draft.create = e.target.value as TransformNode['create'])))}>
+            <select
+              value={ast?.create ?? 'new'}
+              disabled={!ast || readOnly}
+              onChange={(e) => ast && change(edit(ast, (draft) => void (draft.create = e.target.value as TransformNode['create'])))}
+            >
               <option>new</option>
               <option>copy</option>
               <option>existing</option>
             </select>
           </label>
           <span className="muted">
-            {ast ? `${ast.sourceClass} → ${ast.targetClass}` : ''} {compiled ? `· compiled: ${errors.length} error(s), ${problems.length - errors.length} warning(s)` : ''}
+            {ast ? `${ast.sourceClass} → ${ast.targetClass}` : ''}{' '}
+            {compiled ? `· compiled: ${errors.length} error(s), ${problems.length - errors.length} warning(s)` : ''}
           </span>
         </div>
         <div className="dtl-layout">
           <div className="dtl-graphic">
-            <Mapper source={sourceTree.data ?? []} target={targetTree.data ?? []} links={links} onMap={(from, to) => ast && !readOnly && change(mapFields(ast, from, to))} />
+            <Mapper
+              source={sourceTree.data ?? []}
+              target={targetTree.data ?? []}
+              links={links}
+              onMap={(from, to) => ast && !readOnly && change(mapFields(ast, from, to))}
+            />
             <ErrorNote error={sourceTree.error || targetTree.error} />
             <div className="branch-label top-palette">
               Actions {readOnly ? null : <Palette label="Add action" disabled={!ast} onAdd={(kind) => ast && change(appendAction(ast, [], newAction(kind)))} />}
@@ -196,7 +247,16 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
           <div className="dtl-xml">
             <label>
               XML
-              <textarea ref={xmlArea} value={xml} onChange={(e) => typeXml(e.target.value)} readOnly={readOnly} rows={24} spellCheck={false} aria-label="Transform XML" aria-invalid={errors.length > 0} />
+              <textarea
+                ref={xmlArea}
+                value={xml}
+                onChange={(e) => typeXml(e.target.value)}
+                readOnly={readOnly}
+                rows={24}
+                spellCheck={false}
+                aria-label="Transform XML"
+                aria-invalid={errors.length > 0}
+              />
             </label>
             <ul className="problems" aria-label="Problems">
               {problems.map((problem, index) => (

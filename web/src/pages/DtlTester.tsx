@@ -30,15 +30,29 @@ export function DtlTester({ name, source }: { name: string; source?: string }) {
 
   return (
     <Panel title={`Test ${name}`}>
-      <p className="muted">Paste the source message as JSON, or as the test envelope. {source !== undefined ? 'The document being edited is run, saved or not.' : ''}</p>
-      <textarea className="payload" rows={8} value={payload} onChange={(e) => setPayload(e.target.value)} aria-label="Test payload" aria-invalid={read.error !== ''} spellCheck={false} />
+      <p className="muted">
+        Paste the source message as JSON, or as the test envelope. {source !== undefined ? 'The document being edited is run, saved or not.' : ''}
+      </p>
+      <textarea
+        className="payload"
+        rows={8}
+        value={payload}
+        onChange={(e) => setPayload(e.target.value)}
+        aria-label="Test payload"
+        aria-invalid={read.error !== ''}
+        spellCheck={false}
+      />
       {read.error ? <div className="error-note">{read.error}</div> : null}
       <div className="button-row">
         <button
           type="button"
           className="primary"
           disabled={read.error !== '' || run.busy}
-          onClick={() => void run.run(async () => setResult(await api.call(dtlRoutes.runTransform, { body: { ...(source !== undefined ? { source } : { name }), json: read.json } })))}
+          onClick={() =>
+            void run.run(async () =>
+              setResult(await api.call(dtlRoutes.runTransform, { body: { ...(source !== undefined ? { source } : { name }), json: read.json } })),
+            )
+          }
         >
           Run
         </button>

@@ -61,7 +61,9 @@ export function EventLog() {
   const items = useMemo(() => [...new Set(entries.map((entry) => entry.config_name).filter(Boolean))].sort(), [entries]);
   const shown = useMemo(() => {
     const needle = text.toLowerCase();
-    return entries.filter((entry) => (!type || entry.type === type) && (!item || entry.config_name === item) && (!needle || entry.text.toLowerCase().includes(needle)));
+    return entries.filter(
+      (entry) => (!type || entry.type === type) && (!item || entry.config_name === item) && (!needle || entry.text.toLowerCase().includes(needle)),
+    );
   }, [entries, type, item, text]);
   const pageEntries = shown.slice(page * pageLength, (page + 1) * pageLength);
 

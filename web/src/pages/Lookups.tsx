@@ -33,7 +33,10 @@ export function Lookups() {
   const duplicate = entries.find((entry, index) => entries.findIndex((other) => other.key === entry.key) !== index);
   const saveTable = () =>
     save.run(async () => {
-      await api.call(dtlRoutes.putLookup, { params: { name: table }, body: { entries: Object.fromEntries(entries.filter((e) => e.key !== '').map((e) => [e.key, e.value])) } });
+      await api.call(dtlRoutes.putLookup, {
+        params: { name: table },
+        body: { entries: Object.fromEntries(entries.filter((e) => e.key !== '').map((e) => [e.key, e.value])) },
+      });
       tables.reload();
       loaded.reload();
     });
@@ -88,12 +91,33 @@ export function Lookups() {
                 {entries.map((entry, index) => (
                   <tr key={index}>
                     <td>
-                      <input value={entry.key} readOnly={!editable} onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, key: e.target.value } : x)))} aria-label={`Key ${index + 1}`} />
+                      <input
+                        value={entry.key}
+                        readOnly={!editable}
+                        onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, key: e.target.value } : x)))}
+                        aria-label={`Key ${index + 1}`}
+                      />
                     </td>
                     <td>
-                      <input value={entry.value} readOnly={!editable} onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, value: e.target.value } : x)))} aria-label={`Value ${index + 1}`} />
+                      <input
+                        value={entry.value}
+                        readOnly={!editable}
+                        onChange={(e) => setEntries(entries.map((x, at) => (at === index ? { ...x, value: e.target.value } : x)))}
+                        aria-label={`Value ${index + 1}`}
+                      />
                     </td>
-                    <td>{editable ? <button type="button" className="link danger" onClick={() => setEntries(entries.filter((_, at) => at !== index))} aria-label={`Remove ${entry.key}`}>✕</button> : null}</td>
+                    <td>
+                      {editable ? (
+                        <button
+                          type="button"
+                          className="link danger"
+                          onClick={() => setEntries(entries.filter((_, at) => at !== index))}
+                          aria-label={`Remove ${entry.key}`}
+                        >
+                          ✕
+                        </button>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -129,12 +153,23 @@ export function Lookups() {
                       }}
                     />
                   </label>
-                  <button type="button" className="danger" onClick={() => window.confirm(`Delete the table ${table}?`) && void save.run(async () => (await api.call(dtlRoutes.deleteLookup, { params: { name: table } }), setTable(''), tables.reload()))}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() =>
+                      window.confirm(`Delete the table ${table}?`) &&
+                      void save.run(async () => (await api.call(dtlRoutes.deleteLookup, { params: { name: table } }), setTable(''), tables.reload()))
+                    }
+                  >
                     Delete table
                   </button>
                 </>
               ) : null}
-              <a className="button" download={`${table}.json`} href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(Object.fromEntries(entries.map((e) => [e.key, e.value])), null, 2))}`}>
+              <a
+                className="button"
+                download={`${table}.json`}
+                href={`data:application/json;charset=utf-8,${encodeURIComponent(JSON.stringify(Object.fromEntries(entries.map((e) => [e.key, e.value])), null, 2))}`}
+              >
                 Export JSON
               </a>
             </div>

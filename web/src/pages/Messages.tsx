@@ -50,7 +50,12 @@ export function Messages({ query }: { query: URLSearchParams }) {
         {fields.map((field) => (
           <label key={field.name}>
             {field.label}
-            <input name={field.name} value={form[field.name] ?? ''} placeholder={field.placeholder} onChange={(e) => setForm({ ...form, [field.name]: e.target.value })} />
+            <input
+              name={field.name}
+              value={form[field.name] ?? ''}
+              placeholder={field.placeholder}
+              onChange={(e) => setForm({ ...form, [field.name]: e.target.value })}
+            />
           </label>
         ))}
         <label>
@@ -182,7 +187,8 @@ export function MessageDetail({ id }: { id: number }) {
                 </button>
                 {resent ? (
                   <span className="ok-note">
-                    Sent as message <a href={href('messages', resent.id)}>{resent.id}</a>, session <a href={href('trace', resent.session_id)}>{resent.session_id}</a>
+                    Sent as message <a href={href('messages', resent.id)}>{resent.id}</a>, session{' '}
+                    <a href={href('trace', resent.session_id)}>{resent.session_id}</a>
                   </span>
                 ) : null}
                 <ErrorNote error={resend.error} />

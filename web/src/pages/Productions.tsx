@@ -14,11 +14,7 @@ export function Productions() {
   const { api, can } = useSession();
   const overview = useLoad<Overview>(
     async () => {
-      const [list, current, def] = await Promise.all([
-        api.call(specRoutes.list),
-        api.call(specRoutes.status),
-        api.call(specRoutes.getDefault),
-      ]);
+      const [list, current, def] = await Promise.all([api.call(specRoutes.list), api.call(specRoutes.status), api.call(specRoutes.getDefault)]);
       return { list, current, defaultProduction: def.production };
     },
     [api],
@@ -44,7 +40,12 @@ export function Productions() {
             <button type="button" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.update, { body: {} }))}>
               Update
             </button>
-            <button type="button" className="danger" disabled={action.busy} onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && void act(() => api.call(specRoutes.kill, { body: {} }))}>
+            <button
+              type="button"
+              className="danger"
+              disabled={action.busy}
+              onClick={() => window.confirm(`Kill ${running}? In-flight messages stay queued.`) && void act(() => api.call(specRoutes.kill, { body: {} }))}
+            >
               Kill
             </button>
           </>
@@ -95,7 +96,12 @@ export function Productions() {
               </td>
               <td className="row-actions">
                 {can('operator') && !running ? (
-                  <button type="button" className="primary" disabled={action.busy} onClick={() => void act(() => api.call(specRoutes.start, { body: { production: name } }))}>
+                  <button
+                    type="button"
+                    className="primary"
+                    disabled={action.busy}
+                    onClick={() => void act(() => api.call(specRoutes.start, { body: { production: name } }))}
+                  >
                     Start
                   </button>
                 ) : null}

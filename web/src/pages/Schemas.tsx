@@ -98,7 +98,13 @@ export function Schemas() {
             </label>
             <label>
               …or path on the server
-              <input value={path} onChange={(e) => setPath(e.target.value)} disabled={upload !== null} placeholder="/data/person.schema.json" aria-label="Server path" />
+              <input
+                value={path}
+                onChange={(e) => setPath(e.target.value)}
+                disabled={upload !== null}
+                placeholder="/data/person.schema.json"
+                aria-label="Server path"
+              />
             </label>
             <button type="submit" className="primary" disabled={importing.busy || (!upload && !path)}>
               Import

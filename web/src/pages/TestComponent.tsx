@@ -37,7 +37,11 @@ export function TestComponent() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setReply(null);
-    await send.run(async () => setReply(await api.call(portalRoutes.testRun, { body: { target, ...(classname ? { classname } : {}), body: body.trim() ? JSON.parse(body) : {}, restart } })));
+    await send.run(async () =>
+      setReply(
+        await api.call(portalRoutes.testRun, { body: { target, ...(classname ? { classname } : {}), body: body.trim() ? JSON.parse(body) : {}, restart } }),
+      ),
+    );
   }
 
   return (
@@ -59,7 +63,13 @@ export function TestComponent() {
           </label>
           <label>
             Message class
-            <input value={classname} onChange={(e) => setClassname(e.target.value)} list="test-classes" placeholder="module.Class (empty: Ens.Request)" aria-label="Message class" />
+            <input
+              value={classname}
+              onChange={(e) => setClassname(e.target.value)}
+              list="test-classes"
+              placeholder="module.Class (empty: Ens.Request)"
+              aria-label="Message class"
+            />
             <datalist id="test-classes">
               {schemas.data?.schemas.map((schema) => (
                 <option key={schema.name} value={schema.name} />

@@ -26,7 +26,8 @@ export function traceRows(trace: SessionTrace): Row[] {
   const byMessage = new Map<string, LogEntry[]>();
   const loose: LogEntry[] = [];
   for (const entry of trace.log) {
-    if (entry.message_id && trace.messages.some((m) => String(m.id) === entry.message_id)) byMessage.set(entry.message_id, [...(byMessage.get(entry.message_id) ?? []), entry]);
+    if (entry.message_id && trace.messages.some((m) => String(m.id) === entry.message_id))
+      byMessage.set(entry.message_id, [...(byMessage.get(entry.message_id) ?? []), entry]);
     else loose.push(entry);
   }
   const logTime = (entry: LogEntry) => Date.parse(`${entry.time_logged.replace(' ', 'T')}Z`);
@@ -64,70 +65,86 @@ export function Trace({ session }: { session: number }) {
 
   return (
     <>
-      <Panel title={`Trace of session ${session}`} actions={<button type="button" onClick={trace.reload}>Refresh</button>}>
+      <Panel
+        title={`Trace of session ${session}`}
+        actions={
+          <button type="button" onClick={trace.reload}>
+            Refresh
+          </button>
+        }
+      >
         <ErrorNote error={trace.error} />
         {trace.data ? (
-        <div className="trace-scroll">
-          <svg className="trace" width={width} height={height} role="img" aria-label={`Trace of session ${session}`}>
-            <defs>
-              <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto-start-reverse">
-                <path d="M 0 0 L 10 5 L 0 10 z" fill="currentColor" />
-              </marker>
-            </defs>
-            {columns.map((item) => (
-              <g key={item} className="trace-column">
-                <text x={x(item)} y={24} textAnchor="middle" className="trace-item">
-                  {item}
-                </text>
-                <line x1={x(item)} x2={x(item)} y1={34} y2={height - 10} />
-              </g>
-            ))}
-            {rows.map((row, index) => {
-              const y = top + index * rowHeight;
-              if (row.kind === 'log') {
-                const cx = x(row.entry.config_name || columns[0] || '');
+          <div className="trace-scroll">
+            <svg className="trace" width={width} height={height} role="img" aria-label={`Trace of session ${session}`}>
+              <defs>
+                <marker
+                  id="arrow"
+                  viewBox="0 0 10 10"
+                  refX="9"
+                  refY="5"
+                  markerWidth="10"
+                  markerHeight="10"
+                  markerUnits="userSpaceOnUse"
+                  orient="auto-start-reverse"
+                >
+                  <path d="M 0 0 L 10 5 L 0 10 z" fill="currentColor" />
+                </marker>
+              </defs>
+              {columns.map((item) => (
+                <g key={item} className="trace-column">
+                  <text x={x(item)} y={24} textAnchor="middle" className="trace-item">
+                    {item}
+                  </text>
+                  <line x1={x(item)} x2={x(item)} y1={34} y2={height - 10} />
+                </g>
+              ))}
+              {rows.map((row, index) => {
+                const y = top + index * rowHeight;
+                if (row.kind === 'log') {
+                  const cx = x(row.entry.config_name || columns[0] || '');
+                  return (
+                    <g key={`log-${row.entry.id}`} className={`trace-log log-${row.entry.type.toLowerCase()}`}>
+                      <rect x={cx - columnWidth / 2 + 6} y={y - 12} width={columnWidth - 12} height={22} rx={4} />
+                      <text x={cx} y={y + 3} textAnchor="middle">
+                        {clip(`${row.entry.type}: ${row.entry.text}`, 27)}
+                        <title>{`${row.entry.time_logged} ${row.entry.type} [${row.entry.config_name}] ${row.entry.text}`}</title>
+                      </text>
+                    </g>
+                  );
+                }
+                const m = row.message;
+                const x1 = x(m.source);
+                const x2 = x(m.target);
+                const self = x1 === x2;
                 return (
-                  <g key={`log-${row.entry.id}`} className={`trace-log log-${row.entry.type.toLowerCase()}`}>
-                    <rect x={cx - columnWidth / 2 + 6} y={y - 12} width={columnWidth - 12} height={22} rx={4} />
-                    <text x={cx} y={y + 3} textAnchor="middle">
-                      {clip(`${row.entry.type}: ${row.entry.text}`, 27)}
-                      <title>{`${row.entry.time_logged} ${row.entry.type} [${row.entry.config_name}] ${row.entry.text}`}</title>
+                  <g
+                    key={m.id}
+                    className={`trace-message ${m.kind} status-${m.status}${selected === m.id ? ' selected' : ''}`}
+                    tabIndex={0}
+                    role="button"
+                    aria-label={`Message ${m.id} ${m.kind} from ${m.source} to ${m.target}`}
+                    onClick={() => setSelected(m.id)}
+                    onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setSelected(m.id)}
+                  >
+                    <rect className="trace-hit" x={0} y={y - rowHeight / 2} width={width} height={rowHeight - 2} />
+                    <text x={8} y={y + 4} className="trace-time">
+                      {`+${((m.createdAt - start) / 1000).toFixed(3)} s`}
                     </text>
+                    {self ? (
+                      <path d={`M ${x1} ${y - 6} c 40 0 40 14 0 14`} markerEnd="url(#arrow)" fill="none" />
+                    ) : (
+                      <line x1={x1} x2={x2} y1={y} y2={y} markerEnd="url(#arrow)" strokeDasharray={m.kind === 'response' ? '5 4' : undefined} />
+                    )}
+                    <text x={(x1 + x2) / 2 + (self ? 50 : 0)} y={y - 5} textAnchor="middle" className="trace-label">
+                      {`#${m.id} ${m.kind}${m.status === 'error' ? ' ✖' : ''}`}
+                    </text>
+                    <title>{`${formatTime(m.createdAt)} #${m.id} ${m.kind} ${m.source} → ${m.target} (${m.status})${m.error ? `: ${m.error}` : ''}`}</title>
                   </g>
                 );
-              }
-              const m = row.message;
-              const x1 = x(m.source);
-              const x2 = x(m.target);
-              const self = x1 === x2;
-              return (
-                <g
-                  key={m.id}
-                  className={`trace-message ${m.kind} status-${m.status}${selected === m.id ? ' selected' : ''}`}
-                  tabIndex={0}
-                  role="button"
-                  aria-label={`Message ${m.id} ${m.kind} from ${m.source} to ${m.target}`}
-                  onClick={() => setSelected(m.id)}
-                  onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && setSelected(m.id)}
-                >
-                  <rect className="trace-hit" x={0} y={y - rowHeight / 2} width={width} height={rowHeight - 2} />
-                  <text x={8} y={y + 4} className="trace-time">
-                    {`+${((m.createdAt - start) / 1000).toFixed(3)} s`}
-                  </text>
-                  {self ? (
-                    <path d={`M ${x1} ${y - 6} c 40 0 40 14 0 14`} markerEnd="url(#arrow)" fill="none" />
-                  ) : (
-                    <line x1={x1} x2={x2} y1={y} y2={y} markerEnd="url(#arrow)" strokeDasharray={m.kind === 'response' ? '5 4' : undefined} />
-                  )}
-                  <text x={(x1 + x2) / 2 + (self ? 50 : 0)} y={y - 5} textAnchor="middle" className="trace-label">
-                    {`#${m.id} ${m.kind}${m.status === 'error' ? ' ✖' : ''}`}
-                  </text>
-                  <title>{`${formatTime(m.createdAt)} #${m.id} ${m.kind} ${m.source} → ${m.target} (${m.status})${m.error ? `: ${m.error}` : ''}`}</title>
-                </g>
-              );
-            })}
-          </svg>
-        </div>
+              })}
+            </svg>
+          </div>
         ) : null}
         <p className="muted">Solid arrows are requests, dashed ones responses; red marks an error. Select an arrow (click or Enter) to see the message.</p>
       </Panel>
