@@ -84,6 +84,14 @@ describe('request validation', () => {
     );
   });
 
+  it('names ten unknown fields and counts the rest, so thousands of them make a short reply', async () => {
+    const body = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`extra${index}`, index]));
+    const reply = await post('/api/save', body);
+    expect(reply.status).toBe(400);
+    expect(reply.json.error).toMatch(/Unknown fields extra0, extra1, .*, extra9 and 990 more in the body of POST \/api\/save/);
+    expect(reply.json.error.length).toBeLessThan(500);
+  });
+
   it('names wrong types, a value outside a set and a missing field', async () => {
     expect((await post('/api/save', { name: 5 })).json.error).toMatch(/name must be a string, not a number in the body/);
     expect((await post('/api/save', { mode: 'slow' })).json.error).toMatch(/mode must be "fast" or "safe", not "slow" in the body/);

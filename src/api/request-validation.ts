@@ -95,12 +95,18 @@ export function describeProblems(errors: ErrorObject[], data: unknown, part: Par
   }
   const unknownSentences = [...unknown].map(([field, names]) => {
     const list = accepted(field);
-    const what = names.length === 1 ? `Unknown field ${names[0]}` : `Unknown fields ${names.join(', ')}`;
+    const what = names.length === 1 ? `Unknown field ${names[0]}` : `Unknown fields ${namedFew(names)}`;
     const inside = field === '' ? where : `${field} in ${where}`;
     return `${what} in ${inside} (accepted: ${list.length ? list.join(', ') : 'none'})`;
   });
   const text = [...unknownSentences, ...sentences.map((sentence) => `${sentence} in ${where}`)].join('; ');
   return text === '' ? `The ${partNames[part]} of ${route} does not fit the route` : text;
+}
+
+/** At most ten names, then how many more: a body with thousands of unknown fields must not make a huge reply. */
+function namedFew(names: string[]): string {
+  const shownNames = names.slice(0, 10).join(', ');
+  return names.length > 10 ? `${shownNames} and ${names.length - 10} more` : shownNames;
 }
 
 /** A value as the error shows it: a scalar as JSON, anything else by its kind (it may be huge or deep). */
