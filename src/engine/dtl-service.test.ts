@@ -1,13 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isConveyorError } from '../core/errors.ts';
 import { newItem, newProduction } from '../core/production.ts';
-import { openStore } from '../store/open-store.ts';
-import type { Store } from '../store/store.ts';
-import { tempDir } from '../../test/support/temp-dir.ts';
-import { Engine } from './engine.ts';
 import type { NamespaceOperations } from './namespace-operations.ts';
+import { freshEngineForEachTest, type FreshEngine } from '../../test/support/engine-fixture.ts';
 
 const greeting = `<transform sourceClass='Ens.StringRequest' targetClass='IOP.Message' targetDocType='demo.Greeting' create='new' language='objectscript'>
 <assign value='source.StringValue' property='target.{text}' action='set'/>
@@ -21,23 +18,9 @@ const schema = {
 };
 
 describe('DTL in the engine', () => {
-  let dir: ReturnType<typeof tempDir>;
-  let store: Store;
-  let engine: Engine;
+  let dir: FreshEngine['dir'];
   let user: NamespaceOperations;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
-    engine = await Engine.open(store, { drainTimeoutMs: 1000, graceMs: 500 });
-    user = await engine.namespace('USER');
-  });
-
-  afterEach(async () => {
-    await engine.close();
-    await store.close();
-    dir.remove();
-  });
+  freshEngineForEachTest({ drainTimeoutMs: 1000, graceMs: 500 }, (fresh) => ({ dir, user } = fresh));
 
   it('stores versions of a valid transform and refuses one with positioned errors', async () => {
     expect((await user.dtl.putTransform('Demo.Greet', greeting)).version).toBe(1);

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isConveyorError, type ErrorCode } from '../core/errors.ts';
+import { describe, expect, it } from 'vitest';
 import { newItem, newProduction, type ProductionDefinition } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
 import { openStore } from '../store/open-store.ts';
@@ -10,15 +9,7 @@ import { eventually, tempDir } from '../../test/support/temp-dir.ts';
 import { Engine } from './engine.ts';
 import type { NamespaceOperations } from './namespace-operations.ts';
 import { stringRequest } from './native-messages.ts';
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode, text?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(isConveyorError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
-  if (text) expect((error as Error).message).toMatch(text);
-}
+import { expectCode, freshEngineForEachTest, type FreshEngine } from '../../test/support/engine-fixture.ts';
 
 function echoProduction(name: string, recordFile: string, extra: Partial<ProductionDefinition> = {}): ProductionDefinition {
   return newProduction(
@@ -32,23 +23,11 @@ function echoProduction(name: string, recordFile: string, extra: Partial<Product
 }
 
 describe('Engine lifecycle on a real SQLite store', () => {
-  let dir: ReturnType<typeof tempDir>;
+  let dir: FreshEngine['dir'];
   let store: Store;
   let engine: Engine;
   let user: NamespaceOperations;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    store = await openStore({ sqlitePath: join(dir.path, 'conveyor.db') });
-    engine = await Engine.open(store, { drainTimeoutMs: 2000, graceMs: 1000 });
-    user = await engine.namespace('USER');
-  });
-
-  afterEach(async () => {
-    await engine.close();
-    await store.close();
-    dir.remove();
-  });
+  freshEngineForEachTest({ drainTimeoutMs: 2000, graceMs: 1000 }, (fresh) => ({ dir, store, engine, user } = fresh));
 
   it('refuses to start without a name or default, and an unknown production', async () => {
     await expectCode(user.start(), 'ERR_NO_DEFAULT_PRODUCTION');

@@ -1,21 +1,10 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isConveyorError, type ErrorCode } from '../core/errors.ts';
+import { describe, expect, it } from 'vitest';
 import { newItem, newProduction, type ProductionDefinition } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
-import { openStore } from '../store/open-store.ts';
-import { tempDir } from '../../test/support/temp-dir.ts';
 import { Engine } from './engine.ts';
 import type { NamespaceOperations } from './namespace-operations.ts';
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode, text?: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(isConveyorError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
-  if (text) expect((error as Error).message).toMatch(text);
-}
+import { expectCode, freshEngineForEachTest, type FreshEngine } from '../../test/support/engine-fixture.ts';
 
 const transform = `<transform sourceClass='Ens.StringRequest' targetClass='Ens.StringResponse' create='new' language='objectscript'>
 <assign value='source.StringValue' property='target.StringValue' action='set'/>
@@ -30,23 +19,11 @@ function routed(name: string, recordFile: string): ProductionDefinition {
 }
 
 describe('the namespace handle (engine.namespace) on a real SQLite store', () => {
-  let dir: ReturnType<typeof tempDir>;
+  let dir: FreshEngine['dir'];
   let store: Store;
   let engine: Engine;
   let user: NamespaceOperations;
-
-  beforeEach(async () => {
-    dir = tempDir();
-    store = await openStore({ sqlitePath: join(dir.path, 'conveyor.db') });
-    engine = await Engine.open(store, { drainTimeoutMs: 1000, graceMs: 500 });
-    user = await engine.namespace('USER');
-  });
-
-  afterEach(async () => {
-    await engine.close();
-    await store.close();
-    dir.remove();
-  });
+  freshEngineForEachTest({ drainTimeoutMs: 1000, graceMs: 500 }, (fresh) => ({ dir, store, engine, user } = fresh));
 
   it('keeps the definitions, DTL and lookups of two namespaces apart', async () => {
     await store.namespaces.create('OTHER');
