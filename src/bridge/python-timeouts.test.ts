@@ -11,6 +11,7 @@ import type { ComponentInstance } from '../core/component.ts';
 import { isConveyorError } from '../core/errors.ts';
 import { componentsDir, json, stringRequest, TestCall, TestContext } from '../../test/fixtures/python/harness.ts';
 import { pythonComponentFactory, type BridgeTimeouts } from './index.ts';
+import { processExists } from '../core/process-exists.ts';
 
 const started: ComponentInstance[] = [];
 
@@ -18,15 +19,6 @@ function create(className: string, timeouts: Partial<BridgeTimeouts>, interprete
   const instance = pythonComponentFactory({ module: 'bo', className, classpaths: [componentsDir], timeouts, interpreter }).create();
   started.push(instance);
   return instance;
-}
-
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 afterEach(async () => {
@@ -43,7 +35,7 @@ describe('python bridge timeouts', () => {
     const failure = await op.onMessage(stringRequest('x'), new TestCall({})).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_TIMEOUT')).toBe(true);
     expect((failure as Error).message).toBe(`The Python worker ${pid} did not run on_message of bo.SpinningOperation within 500 ms; it was ended`);
-    await expect.poll(() => processGone(pid), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => !processExists(pid), { timeout: 10_000 }).toBe(true);
     await expect.poll(() => exits).toEqual([`Python worker ${pid} was ended because it did not run on_message of bo.SpinningOperation within 500 ms`]);
   });
 
@@ -53,7 +45,7 @@ describe('python bridge timeouts', () => {
     expect(isConveyorError(failure, 'ERR_TIMEOUT')).toBe(true);
     expect((failure as Error).message).toMatch(/^The Python worker \d+ did not start bo\.SpinningInitOperation within 500 ms; it was ended$/);
     const pid = (op as unknown as { pid: number }).pid;
-    await expect.poll(() => processGone(pid), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => !processExists(pid), { timeout: 10_000 }).toBe(true);
   });
 
   it('ends an interpreter that never sends its hello frame', async () => {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { processExists } from './process-exists.ts';
 
 export async function writeFileAtomic(file: string, text: string, mode = 0o600): Promise<void> {
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -66,19 +67,9 @@ async function removeStale(folder: string, isOurs: (name: string) => boolean): P
   const removed: string[] = [];
   for (const name of names) {
     const pid = temporarySuffix.exec(name)?.[1];
-    if (!isOurs(name) || pid === undefined || isAlive(Number(pid))) continue;
+    if (!isOurs(name) || pid === undefined || processExists(Number(pid))) continue;
     await rm(join(folder, name), { force: true });
     removed.push(name);
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -5,15 +5,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConveyorError } from '../core/errors.ts';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processExists } from '../core/process-exists.ts';
 
 export function lockHome(home: string): () => void {
   const file = join(home, 'server.pid');
@@ -30,7 +22,7 @@ export function lockHome(home: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(readFileSync(file, 'utf8'));
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processExists(pid)) {
         throw new ConveyorError('ERR_HOME_LOCKED', `Another Conveyor server (pid ${pid}) already runs on home ${home}`, {
           hint: 'Stop it first, or use another home (--home or CONVEYOR_HOME)',
         });

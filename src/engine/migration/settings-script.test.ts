@@ -10,20 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { isConveyorError } from '../../core/errors.ts';
 import { defaultInterpreter, isPythonError, type PythonError } from '../../bridge/index.ts';
 import { runSettingsScript } from './settings-script.ts';
+import { processExists } from '../../core/process-exists.ts';
 
 function settingsFile(text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'conveyor-settings-')), 'settings.py');
   writeFileSync(path, text);
   return path;
-}
-
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 describe('runSettingsScript', () => {
@@ -76,6 +68,6 @@ while True:
     expect(isConveyorError(error, 'ERR_MIGRATION')).toBe(true);
     expect((error as Error).message).toBe(`${path}: loading the file did not finish within 2000 ms (does it wait for something at import time?)`);
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    await expect.poll(() => processGone(pid), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => !processExists(pid), { timeout: 10_000 }).toBe(true);
   });
 });
