@@ -12,7 +12,7 @@ import { openStore } from '../../../src/store/open-store.ts';
 import type { NewMessage } from '../../../src/store/store.ts';
 import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
 import { eventually } from '../../support/temp-dir.ts';
-import { sleep, type FaultFigures, type SeededRandom } from '../support/fault-run.ts';
+import { deliveryCounts, sleep, type FaultFigures, type SeededRandom } from '../support/fault-run.ts';
 
 export interface ClusterClaimOptions {
   dir: string;
@@ -73,10 +73,7 @@ export async function clusterClaimFaults(options: ClusterClaimOptions): Promise<
       `all ${total} requests to be recorded`,
       90_000,
     ).catch(async () => recorded(record));
-    const unique = new Set(lines);
-    let lost = 0;
-    for (let i = 0; i < total; i++) if (!unique.has(`message ${i}`)) lost++;
-    return { faults: options.kills, checked: total, lost, duplicated: lines.length - unique.size, notes: `2 nodes, lease ${leaseMs} ms` };
+    return { faults: options.kills, checked: total, ...deliveryCounts(lines, total), notes: `2 nodes, lease ${leaseMs} ms` };
   } finally {
     await Promise.all(nodes.map((node) => node.kill('SIGKILL')));
     await store.close();

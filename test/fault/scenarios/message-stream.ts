@@ -12,7 +12,7 @@ import { newItem, newProduction } from '../../../src/core/production.ts';
 import { openStore } from '../../../src/store/open-store.ts';
 import { startServerProcess, type ServerProcess } from '../../support/server-process.ts';
 import { eventually } from '../../support/temp-dir.ts';
-import { sleep, type FaultFigures, type SeededRandom } from '../support/fault-run.ts';
+import { deliveryCounts, sleep, type FaultFigures, type SeededRandom } from '../support/fault-run.ts';
 
 export interface MessageStreamOptions {
   dir: string;
@@ -58,16 +58,14 @@ export async function messageStreamFaults(options: MessageStreamOptions): Promis
       `all ${written} messages to be recorded`,
       90_000,
     ).catch(async () => recorded(record));
-    const unique = new Set(lines);
-    let lost = 0;
-    for (let i = 0; i < written; i++) if (!unique.has(`message ${i}`)) lost++;
+    const { lost, duplicated } = deliveryCounts(lines, written);
     await server.kill('SIGTERM');
     server = null;
     return {
       faults: options.kills,
       checked: written,
       lost,
-      duplicated: lines.length - unique.size,
+      duplicated,
       notes: `messages recorded when each kill landed: ${midStream.join(', ')}`,
     };
   } finally {

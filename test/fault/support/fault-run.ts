@@ -58,4 +58,12 @@ export function reportFigures(suite: string, random: SeededRandom, figures: Faul
   );
 }
 
+/** Of `total` messages numbered `message 0…`, how many of the recorded lines miss one, and how many repeat one. */
+export function deliveryCounts(lines: string[], total: number): { lost: number; duplicated: number } {
+  const unique = new Set(lines);
+  let lost = 0;
+  for (let i = 0; i < total; i++) if (!unique.has(`message ${i}`)) lost++;
+  return { lost, duplicated: lines.length - unique.size };
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
