@@ -11,6 +11,7 @@
  * itself is not touched before the commit.
  */
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, relative, sep, isAbsolute } from 'node:path';
@@ -54,7 +55,9 @@ export function swapOwner(home: string = process.env['CONVEYOR_HOME'] ?? process
 
 /** Replaces `<folder>/<packageName>` with the files and migrates it; on any failure nothing changes. */
 export async function migratePackage(store: Store, namespace: string, upload: PackageUpload, options: PackageMigrateOptions = {}): Promise<MigrationReport> {
-  const folder = await realpath(upload.folder);
+  // Resolved synchronously so that uploads join the queue in the order they were made (an awaited
+  // realpath lets a later upload overtake an earlier one, and the earlier one would then win).
+  const folder = realpathSync(upload.folder);
   const packageDir = join(folder, upload.packageName);
   return serialized(packageDir, async () => {
     const id = randomBytes(8).toString('hex');
