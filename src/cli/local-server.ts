@@ -1,8 +1,8 @@
 /**
  * Local mode's transport: the HTTP API over `<home>/conveyor.sock`. When no server answers there, one
- * is started for the home in the background (its output in `<home>/server.log`), the CLI says so on
- * stderr and waits, bounded, for the socket. A refused or absent socket means no request was sent, so
- * the request is then simply sent again.
+ * is started for the home in the background (its output in `<home>/server.log`) on a free TCP port
+ * (recorded in `<home>/server.url`), the CLI says so on stderr and waits, bounded, for the socket. A
+ * refused or absent socket means no request was sent, so the request is then simply sent again.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConveyorError, isConveyorError } from '../core/errors.ts';
+import { readServerAddress, type ServerAddress } from '../core/server-address.ts';
 import { createNodeTransport } from '../client/node-transport.ts';
 import type { HttpRequest, HttpResponse, Transport } from '../client/transport.ts';
 import { repositoryRoot } from './package-info.ts';
@@ -69,7 +70,10 @@ async function startServer(options: LocalTransportOptions): Promise<void> {
   const logFd = openSync(logPath, 'a', 0o600);
   // Resolved here, not by the child: the child's working directory need not see our node_modules.
   const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(repositoryRoot, 'src', 'server', 'main.ts'), 'serve', '--home', home], {
+  // `--port 0`: a free TCP port, recorded in <home>/server.url; never a fixed one, so servers of
+  // several homes (or anything else holding 52773) never clash. The cli itself uses the socket.
+  const serveArgs = ['serve', '--home', home, '--port', '0'];
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(repositoryRoot, 'src', 'server', 'main.ts'), ...serveArgs], {
     detached: true,
     stdio: ['ignore', logFd, logFd],
     cwd: home,
@@ -84,7 +88,12 @@ async function startServer(options: LocalTransportOptions): Promise<void> {
 
   const deadline = Date.now() + startTimeoutMs;
   for (;;) {
-    if (await socketAnswers(socketPath(home))) return;
+    if (await socketAnswers(socketPath(home))) {
+      const address = await recordedAddress(home, deadline);
+      const where = address ? ` (pid ${address.pid}): portal at ${address.url}/portal/` : '';
+      options.notify(`Started it${where}; stop it with: conveyor stop --home ${home}`);
+      return;
+    }
     if (spawnError) throw new ConveyorError('ERR_UNREACHABLE', `Could not start a Conveyor server for ${home}: ${spawnError.message}`);
     // Another CLI may have started a server at the same moment (ours then stops on the home lock).
     if (exit && !(await socketAnswers(socketPath(home)))) {
@@ -98,6 +107,15 @@ async function startServer(options: LocalTransportOptions): Promise<void> {
         hint: `see ${logPath}`,
       });
     }
+    await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
+  }
+}
+
+/** The server records its TCP address just after its socket opens: a short, bounded wait for it. */
+async function recordedAddress(home: string, deadline: number): Promise<ServerAddress | null> {
+  for (;;) {
+    const address = readServerAddress(home);
+    if (address || Date.now() > deadline) return address;
     await new Promise((resolve) => setTimeout(resolve, probeIntervalMs));
   }
 }

@@ -2,6 +2,7 @@
  * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM (SIGHUP re-reads the
  * TLS certificate and key). Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
  * `conveyor doctor`: checks a home's configuration (exit 1 when a check finds a problem).
+ * `conveyor stop`: ends the server of a home (SIGTERM to the pid it records) and waits for it.
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
@@ -10,6 +11,7 @@ import { killChildProcesses } from './child-processes.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
 import { startServer } from './server.ts';
+import { stopHomeServer } from './stop-command.ts';
 
 interface ServeFlags {
   home?: string;
@@ -134,6 +136,22 @@ program
         if (error.code !== 'EPIPE') throw error;
       });
       process.stdout.write(`${report.lines.join('\n')}\n`);
+    } catch (error) {
+      process.stderr.write(`Error: ${errorText(error)}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+program
+  .command('stop')
+  .description('stop the server of a home (also one a local-mode cli started in the background)')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .action(async (flags: ServeFlags) => {
+    try {
+      const config = configOf(flags);
+      const outcome = await stopHomeServer(config.home, config.shutdownTimeoutMs);
+      process.stdout.write(`${outcome.line}\n`);
+      process.exitCode = outcome.exitCode;
     } catch (error) {
       process.stderr.write(`Error: ${errorText(error)}\n`);
       process.exitCode = 1;

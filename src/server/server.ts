@@ -12,6 +12,7 @@ import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { coordinatorFor } from '../engine/choose-coordinator.ts';
 import { Engine } from '../engine/engine.ts';
 import { recoverPackageSwaps, swapOwner } from '../engine/migration/package-swap.ts';
+import { recordServerAddress } from '../core/server-address.ts';
 import { openStore } from '../store/open-store.ts';
 import type { ServerConfig } from './config.ts';
 import { installExample } from './example.ts';
@@ -55,7 +56,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
     // Alone on the store, or one node of several sharing it: decided here, once.
     const coordinator = coordinatorFor(store, { leaseMs: config.leaseMs, onError: (error) => console.error('conveyor engine:', error) });
-    const engine = await Engine.open(store, { interpreter: config.python, drainTimeoutMs: config.drainTimeoutMs, coordinator });
+    const engine = await Engine.open(store, { interpreter: config.python, pythonByProduction: config.pythonByProduction, drainTimeoutMs: config.drainTimeoutMs, coordinator });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
     if (example) say(`Installed and started the example production ${example.production}: drop text files into ${example.inbox}`);
@@ -76,6 +77,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       packagesDir: (namespace) => join(config.home, 'packages', namespace),
       documentsDir: (namespace) => join(config.home, 'documents', namespace),
       allowedRoots: config.allowedRoots,
+      exportFormat: config.exportFormat,
       loginThrottle: {
         failuresPerUser: config.loginFailuresPerUser,
         failuresPerAddress: config.loginFailuresPerAddress,
@@ -91,6 +93,8 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     const tls = config.tlsCert ? { cert: config.tlsCert, key: config.tlsKey } : undefined;
     const listening = await listenApi(app, { host: config.host, port: config.port, socketPath, requestTimeoutMs: config.requestTimeoutMs, tls });
     cleanups.push(() => listening.close());
+    // Which port a server on port 0 took (the local-mode cli starts servers so): recorded in the home.
+    if (listening.url) cleanups.push(await recordServerAddress(config.home, listening.url));
     const plainText = plainTextWarning(config);
     if (plainText) say(`Warning: ${plainText}`);
     const reloadTls = async () => (await listening.reloadTls()) !== null;

@@ -35,7 +35,10 @@ describe('cli in local mode', () => {
   it('the first command starts a server for the home, says so on stderr, and answers', async () => {
     const result = await cli(['-x']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe(`No Conveyor server runs for ${home}: starting one in the background (log: ${join(home, 'server.log')})\n`);
+    const [starting, started, ...rest] = result.stderr.split('\n');
+    expect(starting).toBe(`No Conveyor server runs for ${home}: starting one in the background (log: ${join(home, 'server.log')})`);
+    expect(started).toMatch(/^Started it \(pid \d+\): portal at http:\/\/127\.0\.0\.1:\d+\/portal\/; stop it with: conveyor stop --home /);
+    expect(rest).toEqual(['']);
     expect(JSON.parse(result.stdout)).toEqual({ Production: '', Status: 'stopped' });
     expect(existsSync(join(home, 'conveyor.sock'))).toBe(true);
   });
