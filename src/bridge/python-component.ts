@@ -9,7 +9,7 @@ import type { MessageBody } from '../core/message.ts';
 import { Deadline } from './deadline.ts';
 import { describeFailure, PythonError, userFrameSuffix, type PythonFailure } from './failure.ts';
 import type { AnswerFrame, ClassRef, HookCall, HookName, LogFrame, OpFrame } from './protocol.ts';
-import { PythonWorker, type OutgoingRequest } from './python-worker.ts';
+import { PythonWorker, type OutgoingRequest, type WorkerLauncher } from './python-worker.ts';
 import { defaultBridgeTimeouts, type BridgeTimeouts } from './timeouts.ts';
 
 export interface PythonComponentSpec {
@@ -23,6 +23,8 @@ export interface PythonComponentSpec {
    * names), hosted in the same worker. Built-in adapters are the engine's and are not given here.
    */
   adapter?: ClassRef | null;
+  /** Another module to start the worker with (item-python.ts: a debugger), handing over to conveyor_host. */
+  launcher?: WorkerLauncher;
   /** Budgets of the waits on the worker; each one not given takes its default (defaultBridgeTimeouts). */
   timeouts?: Partial<BridgeTimeouts>;
 }
@@ -57,6 +59,7 @@ export class PythonComponent implements ComponentInstance {
     this.context = context;
     const worker = await PythonWorker.start({
       interpreter: this.interpreter,
+      ...(this.spec.launcher ? { launcher: this.spec.launcher } : {}),
       startMs: this.timeouts.startMs,
       keepsProcessAlive: true,
       onOp: (frame) => this.handleOp(frame),

@@ -16,6 +16,11 @@ import { pythonSdkDir } from './sdk-path.ts';
 
 export interface PythonWorkerOptions {
   interpreter: string;
+  /**
+   * Runs this module instead of `conveyor_host`, with these extra environment variables; it must
+   * hand over to `conveyor_host` in the same process (the debugger launcher of one item).
+   */
+  launcher?: WorkerLauncher;
   /** Longest wait for the hello frame. */
   startMs: number;
   /** False: the worker does not keep the Node process alive while nothing waits on it (pooled workers). */
@@ -25,6 +30,11 @@ export interface PythonWorkerOptions {
   onLog(frame: LogFrame): void;
   /** One line user code printed (stdout) or wrote to stderr. */
   onOutput(stream: 'stdout' | 'stderr', line: string): void;
+}
+
+export interface WorkerLauncher {
+  module: string;
+  env: Readonly<Record<string, string>>;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -64,10 +74,11 @@ export class PythonWorker {
   /** Spawns the worker and waits (at most `startMs`) for its hello frame. */
   static start(options: PythonWorkerOptions): Promise<PythonWorker> {
     const existing = process.env.PYTHONPATH;
-    const child = spawn(options.interpreter, ['-u', '-m', 'conveyor_host'], {
+    const child = spawn(options.interpreter, ['-u', '-m', options.launcher?.module ?? 'conveyor_host'], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
       env: {
         ...process.env,
+        ...options.launcher?.env,
         PYTHONPATH: existing ? `${pythonSdkDir}:${existing}` : pythonSdkDir,
         PYTHONIOENCODING: 'utf-8',
         PYTHONUNBUFFERED: '1',

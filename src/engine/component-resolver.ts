@@ -11,9 +11,9 @@ import { ConveyorError } from '../core/errors.ts';
 import type { Store } from '../store/store.ts';
 import { defaultInterpreter, pythonComponentFactory } from '../bridge/index.ts';
 import type { MessageBody } from '../core/message.ts';
-import type { ItemDefinition } from '../core/production.ts';
 import { checkMessageClass } from './message-class-check.ts';
 import { builtinClasses } from './builtin/index.ts';
+import { debugLauncherModule, itemDebugListen, itemInterpreter, type ItemPlacement, type PythonDefaults } from './item-python.ts';
 
 export interface ResolvedComponent {
   kind: ComponentKind;
@@ -29,9 +29,10 @@ const pollingAdapters = new Set(['Ens.InboundAdapter', 'EnsLib.File.InboundAdapt
 
 /** How a production finds the implementation of an item's class. */
 export interface Resolver {
-  resolve(classname: string): Promise<ResolvedComponent>;
+  /** `placement`: the item it runs as, which may pick its own interpreter or a debugger (item-python.ts). */
+  resolve(classname: string, placement?: ItemPlacement): Promise<ResolvedComponent>;
   /** Test calls: rejects when the item's Python cannot build this body (unknown class, refused body). */
-  checkTestMessage?(item: ItemDefinition, body: MessageBody): Promise<void>;
+  checkTestMessage?(placement: ItemPlacement, body: MessageBody): Promise<void>;
 }
 
 export class ComponentResolver implements Resolver {
@@ -39,9 +40,10 @@ export class ComponentResolver implements Resolver {
     private readonly store: Store,
     private readonly namespace: string,
     private readonly interpreter: string | undefined,
+    private readonly pythonByProduction: Readonly<Record<string, string>> = {},
   ) {}
 
-  async resolve(classname: string): Promise<ResolvedComponent> {
+  async resolve(classname: string, placement?: ItemPlacement): Promise<ResolvedComponent> {
     const builtin = builtinClasses.get(classname);
     if (builtin) return { kind: builtin.kind, factory: builtin.factory, polling: builtin.kind === 'service', fingerprint: 'builtin' };
     const binding = await this.store.classes.get(this.namespace, classname);
@@ -64,6 +66,8 @@ export class ComponentResolver implements Resolver {
       (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
         ? { module: adapter.module, className: adapter.className, classpaths: adapter.classpaths }
         : null;
+    const interpreter = await itemInterpreter(placement, this.pythonDefaults(), binding.classpaths[0]);
+    const debug = placement ? itemDebugListen(placement.item) : null;
     return {
       kind: binding.kind,
       factory: pythonComponentFactory({
@@ -71,24 +75,40 @@ export class ComponentResolver implements Resolver {
         className: binding.className,
         classpaths: binding.classpaths,
         adapter: pythonAdapter,
-        ...(this.interpreter === undefined ? {} : { interpreter: this.interpreter }),
+        interpreter,
+        ...(debug === null
+          ? {}
+          : {
+              launcher: { module: debugLauncherModule, env: { CONVEYOR_DEBUGPY_LISTEN: `${debug.host}:${debug.port}`, CONVEYOR_DEBUGPY_WAIT: debug.wait ? '1' : '0' } },
+              // Waiting for a debugger to attach is part of the worker's start; the item's start budget still bounds it.
+              ...(debug.wait ? { timeouts: { startMs: debuggerAttachMs } } : {}),
+            }),
       }),
       polling: binding.kind === 'service' && binding.adapterType !== null && (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
       fingerprint: (await sourceFingerprint(binding)) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
     };
   }
 
-  async checkTestMessage(item: ItemDefinition, body: MessageBody): Promise<void> {
+  async checkTestMessage(placement: ItemPlacement, body: MessageBody): Promise<void> {
     if (body.encoding !== 'json') return;
+    const item = placement.item;
     const binding = await this.store.classes.get(this.namespace, item.classname);
     // A built-in target still gets Python messages: any registered classpath may hold their class.
     const classpaths = binding?.runtime === 'python' ? [...binding.classpaths] : (await this.store.classes.list(this.namespace)).flatMap((b) => b.classpaths);
     // IoP's item-level %classpaths override, as the worker reads it (`|` or the path separator).
     const extra = item.settings.find((s) => s.target === 'Host' && s.name === '%classpaths')?.value ?? '';
     classpaths.push(...extra.split(/[|:]/).filter(Boolean));
-    await checkMessageClass(body, classpaths, this.interpreter ?? defaultInterpreter());
+    // The item's own interpreter: the message classes may import packages of its virtual environment.
+    await checkMessageClass(body, classpaths, await itemInterpreter(placement, this.pythonDefaults(), binding?.classpaths[0]));
+  }
+
+  private pythonDefaults(): PythonDefaults {
+    return { interpreter: this.interpreter ?? defaultInterpreter(), byProduction: this.pythonByProduction };
   }
 }
+
+/** How long a worker started with `%debugpy_wait` waits for the debugger (within the item's start budget). */
+const debuggerAttachMs = 55_000;
 
 /** Size and modification time of the module's file in the first classpath that has it. */
 async function sourceFingerprint(binding: ClassBinding): Promise<string> {

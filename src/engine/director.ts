@@ -271,9 +271,10 @@ export class Director {
     // A start under way (here, or another node's being applied) reports running: wait for it
     // instead of refusing as if nothing ran.
     if (this.state === 'starting') await this.afterEarlierCommands();
-    const target = this.requireRunning('test a component').requireHost(call.target);
+    const production = this.requireRunning('test a component');
+    const target = production.requireHost(call.target);
     refuseUntestable(target, call.restart);
-    await this.resolver.checkTestMessage?.(target.item, call.body);
+    await this.resolver.checkTestMessage?.({ production: production.name, item: target.item }, call.body);
     await this.afterEarlierCommands();
     const running = this.requireRunning('test a component');
     if (call.restart) {

@@ -20,6 +20,8 @@ import type { EngineOperations, NodeInfo } from './namespace-operations.ts';
 export interface EngineOptions {
   /** Python interpreter for workers (default: CONVEYOR_PYTHON or python3). */
   interpreter?: string;
+  /** Production name → its own interpreter or virtual environment (src/engine/item-python.ts). */
+  pythonByProduction?: Readonly<Record<string, string>>;
   drainTimeoutMs?: number;
   graceMs?: number;
   /**
@@ -131,7 +133,7 @@ export class Engine implements EngineOperations {
     if (!handle) {
       const log = new EventLog(this.store, namespace, (error) => this.backgroundError(error));
       const dtl = new DtlService(this.store, namespace, this.runPython, this.transformCache);
-      const director = new Director(this.store, namespace, new ComponentResolver(this.store, namespace, this.options.interpreter), log, {
+      const director = new Director(this.store, namespace, new ComponentResolver(this.store, namespace, this.options.interpreter, this.options.pythonByProduction), log, {
         drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
         graceMs: this.options.graceMs ?? 5_000,
         transforms: dtl,

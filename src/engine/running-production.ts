@@ -442,7 +442,7 @@ export class RunningProduction implements MessageRouter {
 
   private async resolveSafely(item: ItemDefinition) {
     try {
-      return await this.resolver.resolve(item.classname);
+      return await this.resolver.resolve(item.classname, { production: this.name, item });
     } catch (error) {
       // A disabled item runs nothing, so its unknown class is no error (yet): enabling it reports it.
       if (item.enabled) this.log.write('Error', `Item ${item.name}: ${errorText(error)}`, { configName: item.name });

@@ -20,6 +20,8 @@ export interface ServerConfig {
   /** Python interpreter of the workers. */
   python: string;
   /** Namespaces created at start (USER always exists). */
+  /** Production name → its interpreter or virtual environment folder (conveyor.yaml only; src/engine/item-python.ts). */
+  pythonByProduction: Record<string, string>;
   namespaces: string[];
   bodyLimit: number;
   maxTop: number;
@@ -50,7 +52,7 @@ export function defaultHome(): string {
   return process.env['CONVEYOR_HOME'] || join(homedir(), '.conveyor');
 }
 
-const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'> = {
+const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' | 'map'> = {
   home: 'string',
   host: 'string',
   port: 'number',
@@ -62,6 +64,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list'>
   namespaces: 'list',
   bodyLimit: 'number',
   maxTop: 'number',
+  pythonByProduction: 'map',
   requestTimeoutMs: 'number',
   allowedRoots: 'list',
   drainTimeoutMs: 'number',
@@ -110,6 +113,13 @@ function coerce(key: keyof ServerConfig, value: unknown, source: string): unknow
       ? value.map(String)
       : String(value)
           .split(',')
+  if (kind === 'map') {
+    const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
+    if (!entries || entries.some(([, v]) => typeof v !== 'string' || v === '')) {
+      throw new ConveyorError('ERR_CONFIG', `${source}: ${key} must map names to non-empty strings, got ${JSON.stringify(value)}`);
+    }
+    return Object.fromEntries(entries);
+  }
           .map((v) => v.trim())
           .filter(Boolean);
   return String(value);
@@ -131,6 +141,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     maxTop: 1000,
     requestTimeoutMs: 300_000,
     allowedRoots: [home],
+    pythonByProduction: {},
     drainTimeoutMs: 10_000,
     leaseMs: 30_000,
     example: false,
@@ -163,6 +174,10 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     if (value !== undefined && value !== '') target[key] = coerce(key as keyof ServerConfig, value, variable);
   }
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
+    // An interpreter path (not a bare command such as python3.12) is read from the home, like the files above.
+    if (key === 'pythonByProduction') {
+      target[key] = Object.fromEntries(Object.entries(coerced as Record<string, string>).map(([name, path]) => [name, path.includes('/') ? resolve(home, path) : path]));
+    }
   if (!(config.shutdownTimeoutMs > 0)) {
     throw new ConveyorError('ERR_CONFIG', `shutdownTimeoutMs must be a number of milliseconds above 0, got ${config.shutdownTimeoutMs}`);
   }
