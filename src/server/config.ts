@@ -19,9 +19,9 @@ export interface ServerConfig {
   durability: 'full' | 'normal';
   /** Python interpreter of the workers. */
   python: string;
-  /** Namespaces created at start (USER always exists). */
   /** Production name → its interpreter or virtual environment folder (conveyor.yaml only; src/engine/item-python.ts). */
   pythonByProduction: Record<string, string>;
+  /** Namespaces created at start (USER always exists). */
   namespaces: string[];
   bodyLimit: number;
   maxTop: number;
@@ -61,10 +61,10 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
   store: 'string',
   durability: 'string',
   python: 'string',
+  pythonByProduction: 'map',
   namespaces: 'list',
   bodyLimit: 'number',
   maxTop: 'number',
-  pythonByProduction: 'map',
   requestTimeoutMs: 'number',
   allowedRoots: 'list',
   drainTimeoutMs: 'number',
@@ -108,11 +108,6 @@ function coerce(key: keyof ServerConfig, value: unknown, source: string): unknow
     return number;
   }
   if (kind === 'boolean') return value === true || value === 'true' || value === '1';
-  if (kind === 'list')
-    return Array.isArray(value)
-      ? value.map(String)
-      : String(value)
-          .split(',')
   if (kind === 'map') {
     const entries = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
     if (!entries || entries.some(([, v]) => typeof v !== 'string' || v === '')) {
@@ -120,6 +115,11 @@ function coerce(key: keyof ServerConfig, value: unknown, source: string): unknow
     }
     return Object.fromEntries(entries);
   }
+  if (kind === 'list')
+    return Array.isArray(value)
+      ? value.map(String)
+      : String(value)
+          .split(',')
           .map((v) => v.trim())
           .filter(Boolean);
   return String(value);
@@ -136,12 +136,12 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     store: '',
     durability: 'full',
     python: 'python3',
+    pythonByProduction: {},
     namespaces: [],
     bodyLimit: 64 * 1024 * 1024,
     maxTop: 1000,
     requestTimeoutMs: 300_000,
     allowedRoots: [home],
-    pythonByProduction: {},
     drainTimeoutMs: 10_000,
     leaseMs: 30_000,
     example: false,
@@ -168,16 +168,16 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     if (key === 'home') continue;
     const coerced = coerce(key as keyof ServerConfig, value, file);
     target[key] = pathKeys.has(key as keyof ServerConfig) && coerced !== '' ? resolve(home, String(coerced)) : coerced;
+    // An interpreter path (not a bare command such as python3.12) is read from the home, like the files above.
+    if (key === 'pythonByProduction') {
+      target[key] = Object.fromEntries(Object.entries(coerced as Record<string, string>).map(([name, path]) => [name, path.includes('/') ? resolve(home, path) : path]));
+    }
   }
   for (const [key, variable] of Object.entries(environment)) {
     const value = process.env[variable];
     if (value !== undefined && value !== '') target[key] = coerce(key as keyof ServerConfig, value, variable);
   }
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
-    // An interpreter path (not a bare command such as python3.12) is read from the home, like the files above.
-    if (key === 'pythonByProduction') {
-      target[key] = Object.fromEntries(Object.entries(coerced as Record<string, string>).map(([name, path]) => [name, path.includes('/') ? resolve(home, path) : path]));
-    }
   if (!(config.shutdownTimeoutMs > 0)) {
     throw new ConveyorError('ERR_CONFIG', `shutdownTimeoutMs must be a number of milliseconds above 0, got ${config.shutdownTimeoutMs}`);
   }
