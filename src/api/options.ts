@@ -1,5 +1,6 @@
 /** The options of the API, their documented defaults, and the context its route modules share. */
 import type { FastifyBaseLogger } from 'fastify';
+import type { ExportFormat } from '../core/export-format.ts';
 import type { EngineOperations } from '../engine/namespace-operations.ts';
 import type { ClassDocumentCompiler } from './class-documents.ts';
 import type { LoginThrottleLimits } from './login-throttle.ts';
@@ -26,6 +27,8 @@ export interface ApiOptions {
   allowedRoots: string[];
   /** Browser origins allowed to call the API cross-origin (`*`: any). Default none: only same-origin pages. */
   corsOrigins?: string[];
+  /** The form of `GET /export`: the spec's (default) or IoP's xmltodict form (src/core/iop-export.ts). */
+  exportFormat?: ExportFormat;
   /** What `GET /version` answers. */
   version: { version: string; description: string };
   /** Compiles DTL transform classes of remote init; default: the engine's DTL service (transform-compiler.ts). */
@@ -46,6 +49,7 @@ export const apiDefaults = {
   maxTop: 1000,
   requestTimeoutMs: 300_000,
   corsOrigins: [] as string[],
+  exportFormat: 'spec' as ExportFormat,
 };
 
 export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
@@ -58,5 +62,6 @@ export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
     maxTop: options.maxTop ?? apiDefaults.maxTop,
     requestTimeoutMs: options.requestTimeoutMs ?? apiDefaults.requestTimeoutMs,
     corsOrigins: options.corsOrigins ?? apiDefaults.corsOrigins,
+    exportFormat: options.exportFormat ?? apiDefaults.exportFormat,
   };
 }

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
+import { iopExport } from '../core/iop-export.ts';
 import type { EngineOperations } from '../engine/namespace-operations.ts';
 import { exportJson, listRecord, logEntryJson, testReply } from './engine-json.ts';
 import type { ResolvedApiOptions } from './options.ts';
@@ -79,7 +80,8 @@ export function registerSpecRoutes(root: FastifyInstance, engine: EngineOperatio
 
   serve(scope, catalog, spec.exportProduction, async (request) => {
     const namespace = await namespaceOf(request, engine);
-    return exportJson(await namespace.getDefinition(given(request.query.production)));
+    const definition = await namespace.getDefinition(given(request.query.production));
+    return options.exportFormat === 'iop' ? iopExport(definition) : exportJson(definition);
   });
 
   serve(scope, catalog, spec.test, async (request) => {

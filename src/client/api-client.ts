@@ -8,6 +8,7 @@ import { importSchema } from '../core/contract/dtl-routes.ts';
 import type { BodyOf, ParamsOf, QueryOf, ReplyOf, RouteContract } from '../core/contract/route.ts';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
+import { exportedProduction } from './export-reply.ts';
 import type {
   CompileReply,
   ExportedProduction,
@@ -171,8 +172,9 @@ export class ConveyorClient {
     return asArray(await this.call(spec.log, { query: { since_id: sinceId } }));
   }
 
-  exportProduction(production?: string): Promise<ExportedProduction> {
-    return this.call(spec.exportProduction, { query: production ? { production } : {} });
+  /** The definition in the spec's structured form, whichever form the server answered in. */
+  async exportProduction(production?: string): Promise<ExportedProduction> {
+    return exportedProduction(await this.call(spec.exportProduction, { query: production ? { production } : {} }));
   }
 
   test(call: TestCall): Promise<TestReply> {

@@ -63,3 +63,18 @@ describe('shutdown time', () => {
     expect(() => loadConfig({ home, shutdownTimeoutMs: Number('soon') })).toThrow('shutdownTimeoutMs must be a number of milliseconds above 0, got NaN');
   });
 });
+
+describe('export format', () => {
+  it("defaults to the spec's shape; conveyor.yaml, then CONVEYOR_EXPORT_FORMAT, switch it to IoP's", () => {
+    expect(loadConfig({ home }).exportFormat).toBe('spec');
+    writeFileSync(join(home, 'conveyor.yaml'), 'exportFormat: iop\n');
+    expect(loadConfig({ home }).exportFormat).toBe('iop');
+    process.env['CONVEYOR_EXPORT_FORMAT'] = 'spec';
+    expect(loadConfig({ home }).exportFormat).toBe('spec');
+  });
+
+  it('refuses any other value, naming the two allowed', () => {
+    process.env['CONVEYOR_EXPORT_FORMAT'] = 'xml';
+    expect(() => loadConfig({ home })).toThrow(/exportFormat must be spec or iop, got "xml"/);
+  });
+});

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { ConveyorError } from '../core/errors.ts';
+import { exportFormats, type ExportFormat } from '../core/export-format.ts';
 
 export interface ServerConfig {
   home: string;
@@ -44,6 +45,8 @@ export interface ServerConfig {
   /** The first wait; it doubles with each further failure, up to loginLockoutMaxMs. */
   loginLockoutMs: number;
   loginLockoutMaxMs: number;
+  /** The form of `GET /export`: `spec` (the spec's structured shape) or `iop` (IoP's xmltodict form). */
+  exportFormat: ExportFormat;
 }
 
 export type ConfigOverrides = Partial<ServerConfig>;
@@ -77,6 +80,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
   loginFailuresPerAddress: 'number',
   loginLockoutMs: 'number',
   loginLockoutMaxMs: 'number',
+  exportFormat: 'string',
 };
 
 /** Settings naming files: in conveyor.yaml a relative path is read from the home. */
@@ -98,6 +102,7 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   shutdownTimeoutMs: 'CONVEYOR_SHUTDOWN_TIMEOUT_MS',
   tlsCert: 'CONVEYOR_TLS_CERT',
   tlsKey: 'CONVEYOR_TLS_KEY',
+  exportFormat: 'CONVEYOR_EXPORT_FORMAT',
 };
 
 function coerce(key: keyof ServerConfig, value: unknown, source: string): unknown {
@@ -152,6 +157,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     loginFailuresPerAddress: 20,
     loginLockoutMs: 30_000,
     loginLockoutMaxMs: 900_000,
+    exportFormat: 'spec',
   };
   const file = join(home, 'conveyor.yaml');
   let fromFile: Record<string, unknown> = {};
@@ -183,6 +189,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
   }
   if (config.durability !== 'full' && config.durability !== 'normal') {
     throw new ConveyorError('ERR_CONFIG', `durability must be full or normal, got ${config.durability}`);
+  }
+  if (!exportFormats.includes(config.exportFormat)) {
+    throw new ConveyorError('ERR_CONFIG', `exportFormat must be ${exportFormats.join(' or ')}, got ${JSON.stringify(config.exportFormat)}`);
   }
   if ((config.tlsCert === '') !== (config.tlsKey === '')) {
     throw new ConveyorError('ERR_CONFIG', `TLS needs both a certificate and a key; only ${config.tlsCert ? 'tlsCert' : 'tlsKey'} is set`, {

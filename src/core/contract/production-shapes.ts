@@ -73,3 +73,34 @@ export const exportDefinition = closed({
   items: Type.Array(exportItem),
 });
 export type ExportJson = Static<typeof exportDefinition>;
+
+const iopSetting = closed({ '@Target': Type.String(), '@Name': Type.String(), '#text': Type.String() });
+const iopItem = closed({
+  '@Name': Type.String(),
+  '@Category': Type.String(),
+  '@ClassName': Type.String(),
+  '@PoolSize': Type.String(),
+  '@Enabled': Type.String(),
+  '@Foreground': Type.String(),
+  '@Comment': Type.String(),
+  '@LogTraceEvents': Type.String(),
+  '@Schedule': Type.String(),
+  Setting: Type.Optional(Type.Union([Type.Array(iopSetting), iopSetting])),
+});
+
+/**
+ * The production definition in IoP's export form (src/core/iop-export.ts): the XML read by xmltodict,
+ * keyed by the production name; a single item or setting is an object, none is absent.
+ */
+export const iopExportDefinition = Type.Record(
+  Type.String(),
+  closed({
+    '@Name': Type.String(),
+    '@TestingEnabled': Type.String(),
+    '@LogGeneralTraceEvents': Type.String(),
+    Description: Type.String(),
+    ActorPoolSize: Type.String(),
+    Item: Type.Optional(Type.Union([Type.Array(iopItem), iopItem])),
+  }),
+  { description: "IoP's export form (server setting exportFormat: iop)" },
+);

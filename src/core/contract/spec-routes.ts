@@ -4,7 +4,7 @@
  * everywhere, spec rule 3); what the real IoP client sends (iop-reference §2.3, §2.6) fits them.
  */
 import { Type } from 'typebox';
-import { exportDefinition, logEntry, productionList, reportedStatus } from './production-shapes.ts';
+import { exportDefinition, iopExportDefinition, logEntry, productionList, reportedStatus } from './production-shapes.ts';
 import { anyJson, closed, namespaceBody, namespaceQuery, ok, route } from './route.ts';
 
 const tag = 'Productions';
@@ -124,9 +124,9 @@ export const exportProduction = route({
   role: 'viewer',
   spec: true,
   tag,
-  summary: 'The definition of a production (default: the last-used one)',
+  summary: "The definition of a production (default: the last-used one); IoP's export form when the server runs with exportFormat: iop",
   querystring: namespaceQuery({ production: Type.Optional(Type.String({ description: 'Production name (default: the default production)' })) }),
-  replies: ok('Production definition', exportDefinition),
+  replies: ok('Production definition', Type.Union([exportDefinition, iopExportDefinition])),
 });
 
 /** Test replies carry at most this many characters of the response body (architecture §8). */
