@@ -74,7 +74,7 @@ describe("IoP's export form", () => {
     const exported = iopExport(definition);
     expect(isIopExport(exported)).toBe(true);
     expect(definitionFromIopExport(exported)).toEqual(definition);
-    const cliForm = { Production: exported['Demo.Production'] as unknown as Record<string, unknown> };
+    const cliForm = { Production: exported['Demo.Production'] as object };
     expect(definitionFromIopExport(cliForm)).toEqual(definition);
   });
 

@@ -130,7 +130,7 @@ export function isIopExport(value: unknown): value is Record<string, Json> {
   return keys.length === 1 && isObject(value[keys[0] as string]) && '@Name' in (value[keys[0] as string] as Json);
 }
 
-export function definitionFromIopExport(value: Record<string, Json>): ProductionDefinition {
+export function definitionFromIopExport(value: Readonly<Record<string, object>>): ProductionDefinition {
   const [key, production] = Object.entries(value)[0] as [string, Json];
   const name = textOf(production, '@Name', 'definition') || key;
   const where = `production ${name}`;
