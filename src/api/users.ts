@@ -167,6 +167,21 @@ export class UserDirectory {
     });
   }
 
+  /** Replaces the password of an existing user, keeping its role (`conveyor users reset-password`). */
+  async setPassword(name: string, password: string): Promise<void> {
+    if (password.length === 0) throw new ConveyorError('ERR_INVALID_INPUT', `The password of ${name} must not be empty`);
+    // The role is the one the file holds when the change takes its turn, not one read earlier.
+    const salted = await hashPassword(name, password, 'viewer');
+    await this.#change((users) => {
+      const current = users.get(name);
+      if (!current) {
+        const known = [...users.keys()].join(', ') || 'none';
+        throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)} in ${this.file} (users: ${known})`);
+      }
+      users.set(name, { ...salted, role: current.role });
+    });
+  }
+
   async remove(name: string): Promise<void> {
     await this.#change((users) => {
       if (!users.has(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);

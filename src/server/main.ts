@@ -2,14 +2,16 @@
  * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM (SIGHUP re-reads the
  * TLS certificate and key). Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
  * `conveyor doctor`: checks a home's configuration (exit 1 when a check finds a problem).
+ * `conveyor users reset-password NAME`: a new password for a user of a home (server running or not).
  * `conveyor stop`: ends the server of a home (SIGTERM to the pid it records) and waits for it.
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { errorText, isConveyorError } from '../core/errors.ts';
 import { killChildProcesses } from './child-processes.ts';
-import { loadConfig, type ConfigOverrides } from './config.ts';
+import { defaultHome, loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
+import { passwordFromStdin, resetPassword } from './reset-password.ts';
 import { startServer } from './server.ts';
 import { stopHomeServer } from './stop-command.ts';
 
@@ -154,6 +156,29 @@ program
       process.exitCode = outcome.exitCode;
     } catch (error) {
       process.stderr.write(`Error: ${errorText(error)}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+program
+  .command('users')
+  .description("manage the users of a home's users.json, whether its server runs or not")
+  .command('reset-password <name>')
+  .description('give a user a new password (generated and printed once, or read from stdin)')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .option('--password-stdin', 'read the new password from stdin instead of generating one')
+  .action(async (name: string, flags: { home?: string; passwordStdin?: boolean }) => {
+    try {
+      const given = flags.passwordStdin ? await passwordFromStdin(process.stdin) : null;
+      const reset = await resetPassword(resolve(flags.home ?? defaultHome()), name, given);
+      process.stdout.write(
+        reset.generated === null
+          ? `Changed the password of ${name} in ${reset.file}\n`
+          : `New password of ${name}: ${reset.generated}\nIt is shown only this once (${reset.file} keeps its hash only).\n`,
+      );
+    } catch (error) {
+      const hint = isConveyorError(error) && error.hint ? `\n${error.hint}` : '';
+      process.stderr.write(`Error: ${errorText(error)}${hint}\n`);
       process.exitCode = 1;
     }
   });

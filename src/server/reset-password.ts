@@ -1,0 +1,42 @@
+/**
+ * `conveyor users reset-password NAME`: a new password for a user of a home, written into the home's
+ * users.json directly (whether its server runs or not: a running server re-reads the file on the next
+ * sign-in it has not verified yet). The file is replaced atomically, so a kill at any instant leaves
+ * the old users or the new ones. Run as the home's owner: the home is private (0700).
+ */
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { UserDirectory } from '../api/users.ts';
+import { ConveyorError } from '../core/errors.ts';
+
+export interface PasswordReset {
+  /** The generated password to show once, or null when the caller gave one. */
+  generated: string | null;
+  file: string;
+}
+
+/** Sets `password` (generates one when null) for the existing user `name` of the home. */
+export async function resetPassword(home: string, name: string, password: string | null): Promise<PasswordReset> {
+  const file = join(home, 'users.json');
+  if ((await stat(file).catch(() => null)) === null) {
+    throw new ConveyorError('ERR_CONFIG', `No users file ${file}: is ${home} the home of a server?`, {
+      hint: 'Give the home with --home or CONVEYOR_HOME; a server creates the file (and the first admin) on its first start',
+    });
+  }
+  const generated = password === null ? randomBytes(18).toString('base64url') : null;
+  const directory = await UserDirectory.open(file);
+  await directory.setPassword(name, password ?? generated!);
+  return { generated, file };
+}
+
+/** The password piped on stdin: everything up to the end, without the final line break. */
+export async function passwordFromStdin(input: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (password === '') throw new ConveyorError('ERR_INVALID_INPUT', 'No password on stdin', { hint: 'Pipe it in: printf %s "$NEW_PASSWORD" | conveyor users reset-password NAME --password-stdin' });
+  if (/[\r\n]/.test(password)) throw new ConveyorError('ERR_INVALID_INPUT', 'The password on stdin spans several lines; give one line');
+  return password;
+}
