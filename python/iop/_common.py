@@ -1,6 +1,7 @@
 """What every component (hosts and adapters) shares: lifecycle hooks and logging to the event log."""
 import logging
 import sys
+import warnings
 
 from . import _runtime
 
@@ -41,10 +42,35 @@ class _EventLogHandler(logging.Handler):
             self.handleError(record)
 
 
+def init_warning_text(cls):
+    return (
+        f'{cls.__module__}.{cls.__qualname__} defines or inherits __init__(), but Conveyor (like IoP/IRIS) '
+        'instantiates components with __new__() and does not call __init__(). Move startup logic to on_init(); '
+        'use class attributes or iop.Setting for configurable defaults.'
+    )
+
+
+def defines_init(cls):
+    """True when the class or a base other than object defines __init__ (it never runs)."""
+    return any('__init__' in klass.__dict__ for klass in cls.__mro__ if klass is not object and klass.__module__ != __name__)
+
+
 class _Common:
     INFO_URL = ''
     ICON_URL = ''
     log_to_console = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if '__init__' in cls.__dict__ and defines_init(cls):
+            warnings.warn(init_warning_text(cls), RuntimeWarning, stacklevel=2)
+
+    @classmethod
+    def _get_properties(cls):
+        """IoP's settings metadata rows `[name, datatype, default, required, category, description, control]`."""
+        from ._settings import setting_rows  # the settings module imports the component modules' neighbours
+
+        return setting_rows(cls)
 
     # --- lifecycle hooks: the host calls them; components override what they need ---------------
     def on_init(self):

@@ -3,7 +3,9 @@
 Default handlers chain through the legacy CamelCase spellings so that code overriding either one
 works: on_message -> OnMessage -> on_request -> OnRequest.
 """
+import inspect
 import re
+import warnings
 
 from . import _runtime
 from ._business_host import _BusinessHost, request_body
@@ -53,15 +55,55 @@ class _MessageHandler(_BusinessHost):
         return None
 
 
+def _warn_default(cls, what, ignored='the call'):
+    warnings.warn(
+        f'{cls.__name__} did not override {what}; {ignored} was ignored. '
+        'This default no-op handler will raise NotImplementedError in IoP v5.0.',
+        RuntimeWarning,
+        stacklevel=3,
+    )
+
+
+def _accepting_optional_input(function):
+    """IoP 4 calls an `on_process_input(self)` written without a parameter without argument."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return function
+    if len(parameters) != 1 or parameters[0].kind not in (parameters[0].POSITIONAL_ONLY, parameters[0].POSITIONAL_OR_KEYWORD):
+        return function
+
+    def on_process_input(self, message_input=None):
+        return function(self)
+
+    on_process_input.__wrapped__ = function
+    on_process_input.__name__ = function.__name__
+    on_process_input.__qualname__ = function.__qualname__
+    return on_process_input
+
+
 class BusinessService(_BusinessHost):
-    """Receives input from outside (an adapter, a poll every CallInterval, or user code)."""
+    """Receives input from outside (an adapter, a poll every CallInterval, or user code).
+
+    IoP 4: on_process_input(message_input) delegates to on_message(request); the 3.6 spelling
+    OnProcessInput stays in the chain so code overriding either keeps working."""
 
     _wait_for_next_call_interval = False
 
-    def on_process_input(self, message_input):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get('on_process_input')
+        if inspect.isfunction(own):
+            cls.on_process_input = _accepting_optional_input(own)
+
+    def on_process_input(self, message_input=None):
         return self.OnProcessInput(message_input)
 
     def OnProcessInput(self, message_input):
+        return self.on_message(message_input)
+
+    def on_message(self, request=None):
+        _warn_default(type(self), 'on_message() or on_process_input()')
         return None
 
     @staticmethod
@@ -71,6 +113,10 @@ class BusinessService(_BusinessHost):
 
 class BusinessOperation(_MessageHandler):
     """Handles requests, typically by talking to an outside system."""
+
+    def OnRequest(self, request):
+        _warn_default(type(self), 'on_message()')
+        return None
 
     def on_keepalive(self):
         adapter = getattr(self, 'adapter', None)
@@ -134,13 +180,20 @@ class OutboundAdapter(_Common):
         return None
 
 
-class DuplexService(BusinessService):
-    pass
+class PollingBusinessService(BusinessService):
+    """A service the engine calls every CallInterval (Adapter setting, default 5 s): each call runs
+    one bounded `on_poll()` cycle."""
+
+    @staticmethod
+    def get_adapter_type():
+        return 'Ens.InboundAdapter'
+
+    def on_process_input(self, message_input=None):
+        return self.on_poll()
+
+    def on_poll(self):
+        _warn_default(type(self), 'on_poll() or on_process_input()', 'the scheduled poll')
+        return None
 
 
-class DuplexOperation(BusinessOperation):
-    pass
-
-
-class DuplexProcess(BusinessProcess):
-    pass
+from ._duplex import DuplexOperation, DuplexProcess, DuplexService  # noqa: E402  (they derive from the classes above)

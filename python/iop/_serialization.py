@@ -20,10 +20,19 @@ import uuid
 import iris
 
 from ._message import Message, PickleMessage, is_pydantic_message
+from .messages.persistent import Model, class_for_iris_name, is_persistent_message
+from .messages.persistent import to_body as persistent_body
+
+# Native classes of these packages are never PersistentMessages: no import is tried for them.
+_IRIS_SYSTEM_PACKAGES = ('Ens.', 'EnsLib.', 'IOP.', '%', 'HS.')
 
 
 class SerializationError(Exception):
     pass
+
+
+class MessageClassImportError(SerializationError, ImportError):
+    """A message class named on the wire that cannot be imported (IoP 4's error type)."""
 
 
 def classname_of(value):
@@ -41,11 +50,13 @@ def load_class(classname):
     if not classname:
         raise SerializationError('JSON message malformed, must include classname')
     module_name, _, class_name = classname.rpartition('.')
+    if not module_name:
+        raise MessageClassImportError(f'Classname must include a module: {classname}')
     try:
         module = importlib.import_module(module_name)
         cls = getattr(module, class_name)
     except Exception as error:  # the message names the class whatever went wrong
-        raise SerializationError(f'Failed to load class {classname}: {error}') from error
+        raise MessageClassImportError(f'Failed to load class {classname}: {error}') from error
     _class_cache[classname] = cls
     return cls
 
@@ -63,6 +74,10 @@ def serialize(value):
         return {'classname': type(value).__name__, 'encoding': 'native', 'data': _dumps(to_jsonable(properties))}
     if is_pydantic_message(value):
         return {'classname': classname_of(value), 'encoding': 'json', 'data': value.model_dump_json()}
+    if isinstance(value, Model):
+        if not is_persistent_message(value):
+            raise SerializationError(f'{classname_of(value)} is an embedded Model: send a PersistentMessage that holds it')
+        return persistent_body(value)
     if isinstance(value, Message):
         if not dataclasses.is_dataclass(value):
             raise TypeError(f'{type(value).__module__}.{type(value).__qualname__} must be a dataclass')
@@ -129,6 +144,9 @@ def deserialize(body):
         return iris.cls(classname or 'Ens.Request')()
     if encoding == 'native':
         properties = json.loads(body['data']) if body.get('data') else {}
+        persistent = class_for_iris_name(classname) if classname and not classname.startswith(_IRIS_SYSTEM_PACKAGES) else None
+        if persistent is not None:
+            return persistent.from_dict(properties)
         return iris.cls(classname)(**properties)
     if encoding == 'pickle':
         return pickle.loads(base64.b64decode(body['data']))

@@ -84,11 +84,13 @@ class SettingsTest(unittest.TestCase):
     def test_declared_settings_follow_iop_rules(self):
         settings = {s['name']: s for s in declared_settings(Configurable)}
         self.assertEqual(sorted(settings), ['computed', 'described', 'my_bool', 'my_float', 'my_int', 'my_none', 'my_optional', 'my_str'])
-        self.assertEqual(settings['my_bool'], {'name': 'my_bool', 'type': 'bool', 'defaultValue': '0', 'description': ''})
+        plain = {'dataType': 'Boolean', 'category': '', 'required': False, 'control': '', 'isTarget': False}
+        self.assertEqual(settings['my_bool'], {'name': 'my_bool', 'type': 'bool', 'defaultValue': '0', 'description': '', **plain})
         self.assertEqual(settings['my_float']['type'], 'float')
         self.assertEqual(settings['my_none']['defaultValue'], None)
-        self.assertEqual(settings['described'], {'name': 'described', 'type': 'int', 'defaultValue': '7', 'description': 'Says what it is'})
-        self.assertEqual(settings['computed'], {'name': 'computed', 'type': 'str', 'defaultValue': None, 'description': ''})
+        self.assertEqual(settings['described'], {'name': 'described', 'type': 'int', 'defaultValue': '7', 'description': 'Says what it is', **plain, 'dataType': 'Integer'})
+        self.assertEqual(settings['computed'], {'name': 'computed', 'type': 'str', 'defaultValue': None, 'description': '', **plain, 'dataType': 'String'})
+        self.assertEqual(settings['my_optional']['dataType'], 'Integer')  # IoP 4: the annotation decides, not the None default
 
 
 class AdapterTypeTest(unittest.TestCase):

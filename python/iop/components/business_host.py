@@ -1,0 +1,2 @@
+"""`iop.components.business_host` (IoP 4 layout)."""
+from .._business_host import _BusinessHost  # noqa: F401

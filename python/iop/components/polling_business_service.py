@@ -1,0 +1,2 @@
+"""`iop.components.polling_business_service` (IoP 4 layout)."""
+from .._components import PollingBusinessService  # noqa: F401

@@ -1,0 +1,1 @@
+"""IoP 4's `iop.migration` package: Utils functions, migration of settings files."""

@@ -1,0 +1,291 @@
+"""`iop.migration.utils`: IoP 4's Utils functions (register / bind / unbind / list bindings, migrate,
+export and import of productions), run against Conveyor.
+
+IoP writes IRIS proxy classes; Conveyor records class bindings in its store, and the only way in is a
+settings.py migration. So registering classes here writes a small generated settings file and asks the
+director to migrate it in place (the local home's server over its socket).
+"""
+import functools
+import inspect
+import json
+import os
+import warnings
+
+from ..runtime.director import default_director
+
+
+def _director(namespace=None, mode=None):
+    if mode and str(mode).upper() == 'LOCAL':
+        from ..runtime._rest import _LocalDirector
+
+        return _LocalDirector(namespace=namespace)
+    if mode and str(mode).upper() == 'REMOTE':
+        from ..runtime.remote import _RemoteDirector, get_remote_settings
+
+        settings = get_remote_settings()
+        if not settings:
+            raise RuntimeError('Remote mode needs IOP_URL or REMOTE_SETTINGS (IOP_SETTINGS)')
+        return _RemoteDirector(dict(settings, namespace=namespace or settings.get('namespace', 'USER')))
+    return default_director(namespace)
+
+
+def register_component(module, classname, path, overwrite=1, iris_classname='Python'):
+    """Registers `module.classname` (found under `path`) under the name `iris_classname`."""
+    from ..production._runtime import register_classes
+
+    import importlib
+    import sys
+
+    path = os.path.abspath(path)
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    try:
+        component_class = getattr(importlib.import_module(module), classname)
+    except Exception as error:
+        raise RuntimeError(
+            f"Could not register IRIS proxy class '{iris_classname}' for Python component {module}.{classname}.\n"
+            f'Cause: {type(error).__name__}: {error}\n'
+            f'Fix: check that {path} holds the module {module} and that it defines {classname}.'
+        ) from error
+    name = iris_classname if iris_classname and iris_classname != 'Python' else f'Python.{module}.{classname}'.replace('_', '')
+    try:
+        return register_classes({name: component_class}, _director(), root_path=path)
+    except Exception as error:
+        raise RuntimeError(
+            f"Could not register IRIS proxy class '{name}' for Python component {module}.{classname}.\n"
+            f'Cause: {error}\nFix: is the Conveyor server of this home running (conveyor serve)?'
+        ) from error
+
+
+bind_component = register_component
+
+
+def unregister_component(iris_classname):
+    if not iris_classname or not str(iris_classname).strip():
+        raise ValueError('A class name is required.')
+    return _director().unbind_component(iris_classname)
+
+
+unbind_component = unregister_component
+
+
+def list_bindings(unused_only=False):
+    return _director().list_bindings(unused_only=unused_only)
+
+
+list_component_bindings = list_bindings
+
+
+def register_folder(path, overwrite=1, iris_package_name='Python'):
+    return _register_settings({iris_package_name: {'path': os.path.abspath(path)}})
+
+
+def register_file(file, overwrite=1, iris_package_name='Python'):
+    file = os.path.abspath(file)
+    return _register_settings({iris_package_name: {'path': os.path.dirname(file), 'file': os.path.basename(file)}})
+
+
+def register_package(package, path, overwrite=1, iris_package_name='Python'):
+    return _register_settings({iris_package_name: {'path': os.path.abspath(path), 'package': package}})
+
+
+def _register_settings(classes):
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix='iop-register-')
+    path = os.path.join(folder, 'settings.py')
+    with open(path, 'w', encoding='utf-8') as out:
+        out.write(f'CLASSES = {classes!r}\n')
+    try:
+        return _director().migrate(path)
+    finally:
+        try:
+            os.remove(path)
+            os.rmdir(folder)
+        except OSError:
+            pass
+
+
+def migrate(filename=None, mode=None, namespace=None, strict_production_validation=False):
+    """Migrates a settings file (default ./settings.py): prints the plan, then runs it on the server."""
+    filename = os.path.abspath(filename or 'settings.py')
+    plan = explain_migration(filename, mode, namespace, strict_production_validation)
+    print(plan)
+    director = _director(namespace, mode)
+    director.migrate(filename, strict_production_validation=strict_production_validation)
+    print(format_migration_success(filename, namespace))
+    return None
+
+
+def format_migration_success(filename, namespace=None):
+    return f'Migration succeeded in namespace {namespace}: {filename}' if namespace else f'Migration succeeded: {filename}'
+
+
+def explain_migration(filename=None, mode=None, namespace=None, strict_production_validation=False):
+    """The migration plan of a settings file, computed here without writing anything."""
+    from conveyor_migrate.script import read_settings
+
+    filename = os.path.abspath(filename or 'settings.py')
+    document = read_settings(filename, strict_production_validation=strict_production_validation)
+    lines = [f'Migration plan: {filename}']
+    if mode:
+        lines.append(f'Mode: {str(mode).upper()}')
+    if namespace:
+        lines.append(f'Namespace: {namespace}')
+    classes = [f'{c["name"]} -> {c["module"]}.{c["className"]} ({"PersistentMessage" if c.get("persistent") else "component"})'
+               for c in document['classes']]
+    lines += ['', 'CLASSES:'] + [f'  {line}' for line in classes or ['none']]
+    lines += ['', 'SCHEMAS:'] + [f'  {s["name"]}' for s in document['schemas']] + (['  none'] if not document['schemas'] else [])
+    lines += ['', 'PRODUCTIONS:'] + [f'  {p["name"]}' for p in document['productions']] + (['  none'] if not document['productions'] else [])
+    issues = document.get('validation', [])
+    lines += ['', 'VALIDATION:'] + [f'  {issue}' for issue in issues] + (['  none'] if not issues else [])
+    return '\n'.join(lines)
+
+
+def register_production_definition(production_name, production):
+    """Stores a production from IoP's dict (`{"Production": {...}}` or `{name: {...}}`)."""
+    from ..production._reconstruction import production_body
+
+    name, body = production_body(production)
+    if production_name and name and name != production_name:
+        raise ValueError(f'Production name mismatch: {production_name} vs {name}')
+    return _director().apply_production_definition({production_name or name: body}, allow_destructive=True)
+
+
+def register_production(production_name, xml):
+    """Stores a production given as IoP's XML."""
+    return register_production_definition(production_name, xml_to_dict(xml))
+
+
+def register_persistent_message(msg_cls, iris_classname=None, sync_schema=True):
+    from ..messages.persistent import register_persistent_message as register
+
+    return register(msg_cls, iris_classname, sync_schema)
+
+
+def export_production(production_name):
+    return _director().export_production(production_name)
+
+
+def export_production_connections(production_name):
+    return _director().export_production_connections(production_name)
+
+
+def export_production_queue_info(production_name):
+    return _director().export_production_queue_info(production_name)
+
+
+def apply_production_plan(plan, allow_destructive=False):
+    from ..production import Production, ProductionChangePlan
+
+    plan = plan if isinstance(plan, ProductionChangePlan) else ProductionChangePlan.from_dict(plan)
+    raise RuntimeError(f'Apply plan {plan.id[:12]} with Production.apply(plan) (it needs the desired production): '
+                       f'{Production.__name__}.apply computes and writes the definition')
+
+
+def set_classes_settings(class_items, root_path=None, persistent_registry=None):
+    from conveyor_migrate.classes import register_classes
+
+    bindings = register_classes(class_items, os.path.abspath(root_path or os.getcwd()))
+    return _register_settings_bindings(bindings)
+
+
+def _register_settings_bindings(bindings):
+    from ..production._runtime import register_classes
+    import importlib
+
+    entries = {}
+    for binding in bindings:
+        if binding.get('persistent'):
+            continue
+        module = importlib.import_module(binding['module'])
+        entries[binding['name']] = getattr(module, binding['className'])
+    return register_classes(entries, _director()) if entries else None
+
+
+def set_productions_settings(production_list, root_path=None, persistent_registry=None, strict_production_validation=False):
+    from ..production import Production
+
+    if not isinstance(production_list, (list, tuple)):
+        raise ValueError('PRODUCTIONS must be a list.')
+    for entry in production_list:
+        if isinstance(entry, Production):
+            entry.validate(strict=strict_production_validation)
+            entry.sync(root_path=root_path)
+        elif isinstance(entry, dict) and entry:
+            name = next(iter(entry))
+            register_production_definition(name, entry)
+        else:
+            raise ValueError('Each PRODUCTION entry must be a non-empty dict.')
+
+
+def dict_to_xml(data):
+    from ..production._render import dict_to_xml as render
+
+    return render(data)
+
+
+def xml_to_dict(xml_string):
+    """IoP's xmltodict conversion of a production XML (attributes `@x`, text `#text`, repeated
+    elements as lists; `Item` and `Setting` always lists)."""
+    import xml.etree.ElementTree as ElementTree
+
+    root = ElementTree.fromstring(xml_string)
+
+    def convert(element):
+        data = {f'@{key}': value for key, value in element.attrib.items()}
+        children = list(element)
+        for child in children:
+            value = convert(child)
+            if child.tag in data:
+                if not isinstance(data[child.tag], list):
+                    data[child.tag] = [data[child.tag]]
+                data[child.tag].append(value)
+            else:
+                data[child.tag] = value
+        text = (element.text or '').strip()
+        if not data:
+            return text or None
+        if text:
+            data['#text'] = text
+        return data
+
+    return {root.tag: convert(root)}
+
+
+def xml_to_json(xml_string):
+    return json.dumps(xml_to_dict(xml_string))
+
+
+_FUNCTIONS = (
+    'register_component', 'bind_component', 'unregister_component', 'unbind_component', 'list_bindings', 'list_component_bindings',
+    'register_folder', 'register_file', 'register_package', 'migrate', 'explain_migration', 'register_production',
+    'register_production_definition', 'register_persistent_message', 'export_production', 'export_production_connections',
+    'export_production_queue_info', 'set_classes_settings', 'set_productions_settings', 'dict_to_xml', 'xml_to_json',
+)
+
+
+def _deprecated(name):
+    function = globals()[name]
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        warnings.warn(
+            f'iop.migration.utils._Utils.{name}() and iop.Utils.{name}() are deprecated; use iop.migration.utils.{name}() '
+            'instead. This facade will be removed in v5.0.',
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return function(*args, **kwargs)
+
+    return staticmethod(wrapper)
+
+
+class _Utils:
+    pass
+
+
+for _name in _FUNCTIONS:
+    setattr(_Utils, _name, _deprecated(_name))
+
+__all__ = list(_FUNCTIONS) + ['apply_production_plan', 'xml_to_dict']

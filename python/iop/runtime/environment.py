@@ -1,0 +1,2 @@
+"""`iop.runtime.environment`: which director a Production uses when none is given."""
+from .director import default_director  # noqa: F401
