@@ -5,14 +5,16 @@ import inspect
 import os
 import sys
 
-from iop import BusinessOperation, BusinessProcess, BusinessService, InboundAdapter, OutboundAdapter
+from iop import BusinessOperation, BusinessProcess, BusinessService, InboundAdapter, Message, OutboundAdapter
+from iop._message import is_pydantic_message
+from iop.messages.persistent import is_persistent_message_class, register_persistent_message
 from iop._components import adapter_type_of
 from iop._settings import declared_settings
 
 # What a scanned file's class must derive from (by simple name) to be registered.
 _COMPONENT_BASES = frozenset({
     'BusinessOperation', 'BusinessProcess', 'BusinessService', 'DuplexService', 'DuplexProcess', 'DuplexOperation',
-    'InboundAdapter', 'OutboundAdapter',
+    'InboundAdapter', 'OutboundAdapter', 'PollingBusinessService',
 })
 
 _KINDS = (
@@ -60,6 +62,16 @@ def register_classes(classes, root):
 
 def _register_entry(key, value, root):
     if inspect.isclass(value):
+        if is_persistent_message_class(value):
+            # IoP 4: a PersistentMessage in CLASSES is registered under this IRIS class name; Conveyor
+            # keeps messages as JSON, so only the name is recorded (in the worker that loads the class).
+            register_persistent_message(value, key)
+            return []
+        if issubclass(value, Message) or is_pydantic_message(value):
+            raise EntryError(
+                f'{value.__module__}.{value.__name__} is a message class and cannot be registered in CLASSES. '
+                f'Use SCHEMAS = [{value.__name__}] if you need DTL support.'
+            )
         return [binding_of(value, key, [root])]
     if inspect.ismodule(value):
         path = getattr(value, '__file__', None)

@@ -3,7 +3,14 @@
 Values are rendered as the text IoP would put in the production XML (booleans `true`/`false`,
 numbers their text); the engine parses them and fills in missing attributes.
 """
+import copy
 import inspect
+import os
+import sys
+
+from iop.messages.persistent import register_persistent_message
+from iop.production import Production
+from iop.production._validation import build_report
 
 from .classes import EntryError, binding_of
 
@@ -22,14 +29,29 @@ def text(value):
     return str(value)
 
 
-def register_productions(productions, root):
-    """Returns (productions, class bindings made from class-valued @ClassName)."""
+def register_productions(productions, root, strict_production_validation=False, validation=None):
+    """Returns (productions, class bindings made from class-valued @ClassName and from the Python
+    classes of IoP 4 Production objects). Production objects are validated first: issues are appended
+    to `validation` and warned, or with `strict_production_validation` raised."""
     if not isinstance(productions, (list, tuple)):
         raise EntryError('PRODUCTIONS must be a list of {production name: definition} dicts')
     result = []
     bindings = []
     for index, production in enumerate(productions):
         entry = f'PRODUCTIONS[{index}]'
+        if isinstance(production, Production):
+            entry = f'{entry} ({production.name})'
+            report = build_report(production)
+            if validation is not None:
+                validation.extend(f'{production.name}: {issue.to_text()}' for issue in report.issues)
+            report.raise_or_warn(strict=strict_production_validation)
+            try:
+                bindings.extend(_production_object_bindings(production, root))
+                production = production.to_dict()
+            except EntryError as error:
+                raise EntryError(f'{entry}: {error}') from error
+        else:
+            production = copy.deepcopy(production) if isinstance(production, dict) else production
         if not isinstance(production, dict) or not production:
             raise EntryError(f'{entry}: expected a dict {{"Package.Name": {{...}}}}, got {type(production).__name__}')
         name = next(iter(production))
@@ -90,3 +112,31 @@ def _setting(item_name, setting):
     if target not in ('Host', 'Adapter'):
         raise EntryError(f'item {item_name!r}: Setting {setting["@Name"]!r} has @Target {target!r}; use Host or Adapter')
     return {'target': target, 'name': text(setting['@Name']), 'value': text(setting.get('#text'))}
+
+
+def _import_root(component_class):
+    module = sys.modules.get(component_class.__module__)
+    path = getattr(module, '__file__', None)
+    if not path:
+        return None
+    root = os.path.dirname(os.path.abspath(path))
+    for _ in range(component_class.__module__.count('.') + (1 if os.path.basename(path) == '__init__.py' else 0)):
+        root = os.path.dirname(root)
+    return root
+
+
+def _production_object_bindings(production, root):
+    """The Python classes a Production object names, registered under their class_name (each once),
+    adapters under their adapter_class_name; its prod.message() entries as PersistentMessages."""
+    found = []
+    seen = set()
+    registrations = [(ref.class_name, ref.component_class) for ref in production.component_registrations()]
+    registrations += [(ref.adapter_class_name, ref.adapter_class) for ref in production.adapter_registrations()]
+    for name, cls in registrations:
+        if name in seen:
+            continue
+        seen.add(name)
+        found.append(binding_of(cls, name, [root] + [path for path in [_import_root(cls)] if path]))
+    for message in production.message_registrations():
+        register_persistent_message(message.message_class, message.iris_classname, message.sync_schema)
+    return found

@@ -10,6 +10,7 @@ import os
 import sys
 
 from iop._schema import message_schema
+from iop.messages.persistent import is_persistent_message_class
 
 from .classes import EntryError, register_classes
 from .productions import register_productions
@@ -31,6 +32,8 @@ def register_schemas(classes):
     schemas = []
     for index, cls in enumerate(classes):
         label = f'{cls.__module__}.{cls.__name__}' if inspect.isclass(cls) else repr(cls)
+        if is_persistent_message_class(cls):
+            raise EntryError(f'SCHEMAS[{index}] ({label}) is a PersistentMessage. Register it in CLASSES, not SCHEMAS.')
         try:
             schema = message_schema(cls)
         except Exception as error:
@@ -39,7 +42,9 @@ def register_schemas(classes):
     return schemas
 
 
-def read_settings(path):
+def read_settings(path, strict_production_validation=False):
+    """`strict_production_validation`: a Production with validation issues fails the migration
+    (ProductionValidationError) instead of warning; the issues are listed under `validation`."""
     path = os.path.abspath(path)
     root = os.path.dirname(path)
     try:
@@ -47,12 +52,13 @@ def read_settings(path):
     except Exception as error:
         raise EntryError(f'loading the file failed: {type(error).__name__}: {error}') from error
     document = {'classes': [], 'productions': [], 'schemas': [], 'missing': []}
+    validation = []
     if hasattr(settings, 'CLASSES'):
         document['classes'].extend(register_classes(settings.CLASSES, root))
     else:
         document['missing'].append('classes')
     if hasattr(settings, 'PRODUCTIONS'):
-        productions, bindings = register_productions(settings.PRODUCTIONS, root)
+        productions, bindings = register_productions(settings.PRODUCTIONS, root, strict_production_validation, validation)
         document['productions'] = productions
         document['classes'].extend(bindings)
     else:
@@ -61,4 +67,6 @@ def read_settings(path):
         document['schemas'] = register_schemas(settings.SCHEMAS)
     else:
         document['missing'].append('schemas')
+    if validation:  # only when there are issues: the engine's document shape stays the same otherwise
+        document['validation'] = validation
     return document

@@ -37,10 +37,26 @@ def timeout_ms(timeout):
     return int(float(timeout) * 1000)
 
 
+def target_name(target):
+    """An item name: a string as given, a TargetSettingRef (IoP 4) resolved through its production."""
+    if isinstance(target, str):
+        return target
+    resolve = getattr(target, 'resolve', None)
+    if callable(resolve) and hasattr(target, 'path'):
+        return resolve()  # raises ValueError for an unconnected or ambiguous target setting, before any send
+    return str(target)
+
+
 class _BusinessHost(_Common):
     DISPATCH = []
 
+    def _description(self, target, description):
+        # IoP 4.1.1: an omitted description names the sender and the target.
+        return f'{type(self).__name__} -> {target}' if description is None else description
+
     def send_request_sync(self, target, request, timeout=-1, description=None):
+        target = target_name(target)
+        description = self._description(target, description)
         reply = _runtime.op('send_sync', target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
         return deserialize(reply)
 
@@ -49,11 +65,15 @@ class _BusinessHost(_Common):
         return apply_transform(name, message)
 
     def send_request_async(self, target, request, description=None):
+        target = target_name(target)
+        description = self._description(target, description)
         _runtime.op('send_async', target=target, body=request_body(request), description=description, completionKey=None, responseRequired=False)
 
     async def send_request_async_ng(self, target, request, timeout=-1, description=None):
         import asyncio  # only code that awaits pays for importing asyncio
 
+        target = target_name(target)
+        description = self._description(target, description)
         loop = asyncio.get_running_loop()
         future = loop.create_future()
 
@@ -72,7 +92,7 @@ class _BusinessHost(_Common):
         for pair in target_request:
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise TypeError('each entry of send_multi_request_sync must be a (target, request) tuple')
-            calls.append({'target': pair[0], 'body': request_body(pair[1])})
+            calls.append({'target': target_name(pair[0]), 'body': request_body(pair[1])})
         replies = _runtime.op('send_multi', calls=calls, timeoutMs=timeout_ms(timeout), description=description)
         return [
             (target, request, deserialize(reply['response']), reply['status'])
@@ -80,6 +100,8 @@ class _BusinessHost(_Common):
         ]
 
     def send_generator_request(self, target, request, timeout=-1, description=None):
+        target = target_name(target)
+        description = self._description(target, description)
         start = {'classname': GENERATOR_START, 'encoding': 'native', 'data': json.dumps({'body': request_body(request)}, ensure_ascii=False)}
         ack = _runtime.op('send_sync', target=target, body=start, timeoutMs=timeout_ms(timeout), description=description)
         if not ack or ack.get('classname') != GENERATOR_ACK:

@@ -134,6 +134,10 @@ class BusinessProcess(_MessageHandler):
     PERSISTENT_PROPERTY_LIST = None
 
     def send_request_async(self, target, request, description=None, completion_key=None, response_required=True):
+        from ._business_host import target_name
+
+        target = target_name(target)
+        description = self._description(target, description)
         _runtime.op(
             'send_async', target=target, body=request_body(request), description=description,
             completionKey=None if completion_key is None else str(completion_key),

@@ -142,15 +142,8 @@ class Production:
                 raise ValueError('component belongs to a different Production')
             return item
         if isinstance(item, TargetSettingRef):
-            return self.item(item.item_name)
-        name = str(item)
-        if name in self._items_by_name:
-            return self._items_by_name[name]
-        if '.' in name:
-            item_name, _, _ = name.rpartition('.')
-            if item_name in self._items_by_name:
-                return self._items_by_name[item_name]
-        return self.item(name)
+            return self.item(self.resolve_target_setting_ref(item))
+        return self.item(self.resolve_target(str(item)))
 
     get_component = component_ref
     _component_ref = component_ref
@@ -344,6 +337,8 @@ class Production:
         self._register_connection(source.item_name, source.name, target_name, replace=mode == 'replace')
 
     def _component_name(self, target):
+        if isinstance(target, TargetSetting):
+            raise ValueError('target must be a production item, not a target setting declaration')
         if isinstance(target, ComponentRef):
             if target.production is not self:
                 raise ValueError('target component belongs to a different Production')

@@ -417,7 +417,7 @@ def apply_plan(desired, plan, *, allow_destructive=False, backup_dir='.iop/backu
     from ._runtime import register_production_classes, resolve_director
 
     director = resolve_director(desired._director, desired.namespace)
-    if getattr(director, 'is_remote', False):
+    if getattr(director, 'is_remote', False) is True:
         raise RuntimeError('Remote production plan apply is not supported in v1. Run --apply-plan against the local Conveyor home, '
                            'or migrate the settings file remotely (-m).')
     export = director.export_production(desired.name) if plan is None or plan.operations else None
@@ -523,11 +523,13 @@ def rollback_backup(path, *, director=None, namespace=None, allow_destructive=Fa
     from ._runtime import resolve_director
 
     folder = Path(path)
-    plan = ProductionChangePlan.load(folder / 'plan.json')
     if not allow_destructive:
         raise RuntimeError('Rollback replaces the stored production with the backup: pass allow_destructive=True.')
+    plan_id = ''
+    if (folder / 'plan.json').exists():
+        plan_id = ProductionChangePlan.load(folder / 'plan.json').id
     chosen = resolve_director(director, namespace)
-    if getattr(chosen, 'is_remote', False):
+    if getattr(chosen, 'is_remote', False) is True:
         raise RuntimeError('Remote production rollback is not supported in v1.')
     export = json.loads((folder / 'production.json').read_text(encoding='utf-8'))
     restored = Production.from_dict(export)
@@ -536,12 +538,12 @@ def rollback_backup(path, *, director=None, namespace=None, allow_destructive=Fa
         current = Production.from_iris(restored.name, namespace=namespace, director=chosen)
     except Exception as error:
         failure = {'id': 'rollback', 'op_type': 'rollback', 'path': f'production.{restored.name}', 'status': 'failed', 'message': str(error)}
-        return ProductionVerifyResult(plan.id, restored.name, (), (failure,), ())
+        return ProductionVerifyResult(plan_id, restored.name, (), (failure,), ())
     if fingerprint(current) == fingerprint(restored) or not restored.diff(current).has_changes:
-        return ProductionVerifyResult(plan.id, restored.name, ('rollback',), (), ())
+        return ProductionVerifyResult(plan_id, restored.name, ('rollback',), (), ())
     changes = [change.to_dict() for change in restored.diff(current).changes]
     failure = {'id': 'rollback', 'op_type': 'rollback', 'path': f'production.{restored.name}', 'status': 'failed', 'message': 'stored production differs from the backup', 'changes': changes}
-    return ProductionVerifyResult(plan.id, restored.name, (), (failure,), ())
+    return ProductionVerifyResult(plan_id, restored.name, (), (failure,), ())
 
 
 __all__ = ['ProductionApplyResult', 'ProductionChangePlan', 'ProductionPlanOperation', 'ProductionVerifyResult', 'PRODUCTION_SETTING_FIELDS']

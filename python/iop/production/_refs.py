@@ -167,6 +167,11 @@ class ComponentRef:
 
     # --- graph and runtime ------------------------------------------------------------------------
     def connect(self, setting, target=None, **options):
+        if isinstance(setting, TargetSetting) and setting.owner is not None:
+            if self.component_class is None or not issubclass(self.component_class, setting.owner):
+                raise ValueError(f'target setting {setting.owner.__name__}.{setting.name} belongs to another component class than item {self.name!r}')
+        if isinstance(setting, TargetSettingRef) and setting.component is not self:
+            raise ValueError(f'target setting {setting.path} belongs to another item than {self.name!r}')
         source = setting if isinstance(setting, TargetSettingRef) else self.target_setting(setting)
         self.production.connect(source, target, **options)
         return self

@@ -17,20 +17,56 @@ def _director(production):
     return resolve_director(production._director, production.namespace)
 
 
-def _current_name(director):
-    status = director.status_production() or {}
-    return status.get('Production') or status.get('production') or ''
+def _status(director, action):
+    try:
+        status = director.status_production()
+    except Exception as error:
+        raise RuntimeError(f'Cannot {action}: could not verify production status ({error}).') from error
+    if not isinstance(status, dict):
+        raise RuntimeError(f'Cannot {action}: production status response is invalid ({status!r}).')
+    name = status.get('Production') or status.get('production') or ''
+    state = status.get('Status') or status.get('status') or ''
+    return str(name), str(state)
 
 
-def _require_current(production, action):
+def _require_runtime(production, action):
+    """The director, once its status shows this production as the current one."""
     director = _director(production)
-    current = _current_name(director)
-    if current != production.name:
+    name, state = _status(director, action)
+    if name == production.name:
+        return director
+    if name:
+        detail = f'current/default production is {name!r}'
+    elif state:
+        detail = f'current status is {state!r}'
+    else:
+        detail = 'runtime status did not report a current/default production'
+    raise RuntimeError(
+        f'Cannot {action}: {detail}. Select {production.name!r} with `prod.set_default()` or start it with '
+        '`prod.start()` before using this lifecycle method.'
+    )
+
+
+def _require_running(production, director):
+    name, state = _status(director, 'test')
+    if name == production.name and state.lower() == 'running':
+        return
+    if name and name != production.name and state.lower() == 'running':
         raise RuntimeError(
-            f"Cannot {action} production '{production.name}': current/default production is '{current or 'none'}'. "
-            f"Start '{production.name}' first, or use the production that is running."
+            f'Production {production.name!r} exists but is not running (currently running production is {name!r}). '
+            f'Only one production runs per namespace: stop {name!r} first (`iop --stop`), then start {production.name!r} '
+            f'(`iop --start {production.name} --detach` or `prod.start()`). Do that before calling `prod.test(...)`.'
         )
-    return director
+    if name and name != production.name:
+        detail = f'current default production is {name!r}'
+    elif state:
+        detail = f'current status is {state!r}'
+    else:
+        detail = 'runtime status did not report a running production'
+    raise RuntimeError(
+        f'Production {production.name!r} exists but is not running ({detail}). Start it with '
+        f'`iop --start {production.name} --detach` or `prod.start()` before calling `prod.test(...)`.'
+    )
 
 
 def start(self, detach=True):
@@ -41,29 +77,31 @@ def start(self, detach=True):
 
 
 def stop(self):
-    return _require_current(self, 'stop').stop_production()
+    return _require_runtime(self, f'stop production {self.name!r}').stop_production()
 
 
 def restart(self):
-    return _require_current(self, 'restart').restart_production()
+    return _require_runtime(self, f'restart production {self.name!r}').restart_production()
 
 
 def kill(self):
-    return _require_current(self, 'kill').shutdown_production()
+    return _require_runtime(self, f'kill production {self.name!r}').shutdown_production()
 
 
 def update(self):
-    return _require_current(self, 'update').update_production()
+    return _require_runtime(self, f'update production {self.name!r}').update_production()
 
 
 def status(self):
     return _director(self).status_production()
 
 
-def queue(self):
-    answer = _director(self).export_production_queue_info(self.name) or {}
-    return {entry.get('item'): {key: entry.get(key) for key in ('queue_name', 'class_name', 'exists', 'count')}
-            for entry in answer.get('items', []) if isinstance(entry, dict)}
+def queue(self, *, refresh=True):
+    if refresh:
+        answer = _director(self).export_production_queue_info(self.name) or {}
+        entries = answer.get('items', []) if isinstance(answer, dict) else []
+        self._queue_info = {entry.get('item'): {k: v for k, v in entry.items() if k != 'item'} for entry in entries if isinstance(entry, dict)}
+    return {name: dict(value) for name, value in self._queue_info.items()}
 
 
 def export(self):
@@ -86,24 +124,34 @@ def _item_name(self, target):
         return self.resolve_target_setting_ref(target)
     if isinstance(target, ComponentRef):
         return self._component_name(target)
-    return self.item(str(target)).name
+    return self.resolve_target(str(target))
 
 
 def start_component(self, component):
-    return _require_current(self, 'start a component of').start_component(_item_name(self, component))
+    name = _item_name(self, component)
+    return _require_runtime(self, f'start component {name!r} in production {self.name!r}').start_component(name)
 
 
 def stop_component(self, component):
-    return _require_current(self, 'stop a component of').stop_component(_item_name(self, component))
+    name = _item_name(self, component)
+    return _require_runtime(self, f'stop component {name!r} in production {self.name!r}').stop_component(name)
 
 
 def restart_component(self, component):
-    return _require_current(self, 'restart a component of').restart_component(_item_name(self, component))
+    name = _item_name(self, component)
+    return _require_runtime(self, f'restart component {name!r} in production {self.name!r}').restart_component(name)
 
 
 def test_component(self, target, message=None, classname=None, body=None):
-    name = _item_name(self, target)
-    director = _require_current(self, 'test a component of')
+    name = self.resolve_target(target)
+    director = _director(self)
+    _require_running(self, director)
+    if classname is None and body is None and message is not None:
+        from ..runtime._rest import message_to_classname_body
+
+        classname, body = message_to_classname_body(message)
+        if classname is not None:
+            message = None
     return director.test_component(name, message=message, classname=classname, body=body)
 
 
@@ -113,12 +161,16 @@ def inspect_component(self, component, *, refresh=True):
     ref = self.component_ref(component)
     data = {'name': ref.name, 'kind': ref.kind, 'adapter_class_name': ref.adapter_class_name, **item_signature(ref)}
     data['edges'] = [edge.to_dict() for edge in self.edges if edge.source_item == ref.name or edge.target == ref.name]
+    runtime = {'metadata': dict(ref.runtime_metadata)}
     if refresh:
         try:
-            director = _director(self)
-            data['runtime'] = {'status': director.status_production(), 'queue': queue(self).get(ref.name)}
+            runtime['queue'] = queue(self).get(ref.name)
+            runtime['status'] = _director(self).status_production()
         except Exception as error:  # inspection works offline; the runtime part says why it is missing
-            data['runtime'] = {'error': str(error)}
+            runtime['error'] = str(error)
+    else:
+        runtime['queue'] = self._queue_info.get(ref.name)
+    data['runtime'] = runtime
     return data
 
 
@@ -127,6 +179,7 @@ def install_runtime_methods(cls):
                      restart_component, test_component, inspect_component):
         setattr(cls, function.__name__, function)
     cls.queue_info = queue
+    cls._runtime_component_name = _item_name
     cls.test = test_component
 
 
