@@ -1,17 +1,30 @@
 """The worker's side of the frame channel to the Conveyor engine.
 
 Frames are a 4-byte big-endian length followed by UTF-8 JSON. The engine writes on fd 3 and reads
-fd 4, so stdout and stderr stay free for whatever user code prints. A reader thread owns fd 3: it
-resolves the answers to requests this worker made (so the main thread can block in
-`send_request_sync` while frames keep flowing) and queues everything else for the main thread.
+fd 4, so stdout and stderr stay free for whatever user code prints.
+
+No thread sits between the pipe and the code that waits for a frame: whichever thread waits (the
+main loop for its next request, user code blocked in `send_request_sync` for its answer) reads the
+pipe itself, one reader at a time, and files what it reads for the others (answers to their
+requests, requests for the main loop). A frame thus costs one read and no thread hand-off; a
+reader thread per frame cost two thread wake-ups and a GIL hand-off. A watcher thread blocked in
+poll() (woken only by the engine's end, never by data) reports a closed connection while user
+code runs and nobody reads.
 """
+import collections
 import json
+import os
 import queue
+import select
 import struct
 import threading
 
 PROTOCOL_VERSION = 2
 _HEADER = struct.Struct('>I')
+_READ_SIZE = 1 << 16
+# The engine's end of the pipe closing; data arriving does not wake the watcher.
+_HANG_UP = getattr(select, 'POLLRDHUP', 0) | select.POLLHUP | select.POLLERR
+_LOST = {'t': 'failure', 'failure': {'code': 'ERR_BRIDGE', 'message': 'the Conveyor engine closed the connection'}}
 
 
 class EngineError(RuntimeError):
@@ -24,28 +37,44 @@ class EngineError(RuntimeError):
 
 
 class _Pending:
-    __slots__ = ('event', 'frame', 'callback')
+    __slots__ = ('frame', 'callback')
 
     def __init__(self, callback=None):
-        self.event = threading.Event()
         self.frame = None
         self.callback = callback
+
+
+class _Inbox:
+    """The engine's requests to this worker, in order; `get` reads the pipe while none is filed."""
+
+    def __init__(self, channel):
+        self._channel = channel
+
+    def get(self, timeout=None):
+        """The next frame, None once the engine closed the connection; queue.Empty after `timeout` seconds."""
+        return self._channel.next_request(timeout)
 
 
 class Channel:
     def __init__(self, read_fd=3, write_fd=4, on_close=None):
         self._on_close = on_close
-        self._reader = open(read_fd, 'rb', buffering=1 << 16, closefd=False)
+        self._read_fd = read_fd
         self._writer = open(write_fd, 'wb', buffering=1 << 16, closefd=False)
         self._write_lock = threading.Lock()
+        # Guards the fields below; waiters sleep on it while another thread reads.
+        self._state = threading.Condition(threading.Lock())
         self._pending = {}
-        self._pending_lock = threading.Lock()
         self._next_id = 0
-        self.inbox = queue.Queue()
+        self._requests = collections.deque()
+        self._reading = False
+        self._buffer = bytearray()
+        self._close_reported = False
+        self.inbox = _Inbox(self)
         self.closed = False
 
     def start(self):
-        thread = threading.Thread(target=self._read_loop, name='conveyor-reader', daemon=True)
+        """Starts the watcher that reports the engine's end while nobody reads."""
+        thread = threading.Thread(target=self._watch_hang_up, name='conveyor-watcher', daemon=True)
         thread.start()
 
     def send(self, frame):
@@ -65,18 +94,28 @@ class Channel:
         pending, frame_id = self._register(None)
         frame['id'] = frame_id
         self.send(frame)
-        pending.event.wait()
+        self._pump(lambda: pending.frame is not None)
         return _value_of(pending.frame)
 
     def request_async(self, frame, callback):
-        """Sends an `op` frame; `callback(ok, value_or_engine_error)` runs on the reader thread."""
-        _, frame_id = self._register(callback)
+        """Sends an `op` frame; `callback(ok, value_or_engine_error)` runs on the thread that reads
+        its answer (a helper thread reads until it came, as the caller does not wait)."""
+        pending, frame_id = self._register(callback)
         frame['id'] = frame_id
         self.send(frame)
+        helper = threading.Thread(target=self._pump, args=(lambda: pending.frame is not None,), name='conveyor-async-answer', daemon=True)
+        helper.start()
+
+    def next_request(self, timeout=None):
+        """The next frame that is not an answer (None at the end); raises queue.Empty after `timeout` seconds."""
+        requests = self._requests
+        if not self._pump(lambda: len(requests) > 0, timeout):
+            raise queue.Empty
+        return requests.popleft()
 
     def _register(self, callback):
         pending = _Pending(callback)
-        with self._pending_lock:
+        with self._state:
             if self.closed:
                 raise EngineError('the connection to the Conveyor engine is closed')
             self._next_id += 1
@@ -84,57 +123,114 @@ class Channel:
             self._pending[frame_id] = pending
         return pending, frame_id
 
-    def _read_exact(self, size):
-        data = self._reader.read(size)
-        if data is None or len(data) < size:
-            return None
-        return data
-
-    def _read_loop(self):
+    # --- reading ----------------------------------------------------------------------------------
+    def _pump(self, ready, timeout=None):
+        """Returns once `ready()` holds (True) or `timeout` seconds passed (False). Reads the pipe
+        itself unless another thread is reading, in which case it sleeps until that one files
+        something or hands the reading over."""
+        state = self._state
+        with state:
+            while not ready():
+                if not self._reading:
+                    self._reading = True
+                    break
+                if not state.wait(timeout) and timeout is not None:
+                    return ready()
+            else:
+                return True
         try:
             while True:
-                header = self._read_exact(4)
-                if header is None:
-                    break
-                (size,) = _HEADER.unpack(header)
-                payload = self._read_exact(size)
-                if payload is None:
-                    break
-                frame = json.loads(payload.decode('utf-8'))
-                if frame.get('t') in ('result', 'failure'):
-                    self._resolve(frame)
-                else:
-                    self.inbox.put(frame)
+                frame = self._read_frame(timeout)
+                if frame is None:
+                    return ready()  # timed out, or the connection ended (then everything is settled)
+                self._file(frame)
+                if ready():
+                    return True
         finally:
-            self._close_pending()
-            self.inbox.put(None)
-            if self._on_close is not None:
-                self._on_close()
+            with state:
+                self._reading = False
+                state.notify_all()
 
-    def _resolve(self, frame):
-        with self._pending_lock:
-            pending = self._pending.pop(frame.get('id'), None)
-        if pending is None:
+    def _read_frame(self, timeout):
+        """One frame from the pipe, or None (timeout, or the end: then every waiter is released)."""
+        buffer = self._buffer
+        while True:
+            available = len(buffer)
+            if available >= 4:
+                (size,) = _HEADER.unpack_from(buffer, 0)
+                end = 4 + size
+                if available >= end:
+                    frame = json.loads(buffer[4:end])
+                    del buffer[:end]
+                    return frame
+                wanted = end - available
+            else:
+                wanted = 4 - available
+            if timeout is not None and not select.select([self._read_fd], [], [], timeout)[0]:
+                return None
+            try:
+                chunk = os.read(self._read_fd, max(wanted, _READ_SIZE))
+            except OSError:
+                chunk = b''
+            if not chunk:
+                self._end()
+                return None
+            buffer += chunk
+
+    def _file(self, frame):
+        """Settles the request an answer belongs to, or files a request of the engine."""
+        kind = frame.get('t')
+        if kind not in ('result', 'failure'):
+            with self._state:
+                self._requests.append(frame)
+                self._state.notify_all()
             return
-        pending.frame = frame
+        with self._state:
+            pending = self._pending.pop(frame.get('id'), None)
+            if pending is None:
+                return
+            pending.frame = frame
+            self._state.notify_all()
         if pending.callback is not None:
-            if frame['t'] == 'result':
+            if kind == 'result':
                 pending.callback(True, frame['value'])
             else:
                 pending.callback(False, _engine_error(frame))
-        pending.event.set()
 
-    def _close_pending(self):
-        with self._pending_lock:
+    def _end(self):
+        """The engine closed the connection: every waiting request fails, the inbox ends."""
+        with self._state:
             self.closed = True
             waiting = list(self._pending.values())
             self._pending.clear()
-        lost = {'t': 'failure', 'failure': {'code': 'ERR_BRIDGE', 'message': 'the Conveyor engine closed the connection'}}
+            for pending in waiting:
+                pending.frame = _LOST
+            self._requests.append(None)
+            self._state.notify_all()
         for pending in waiting:
-            pending.frame = lost
             if pending.callback is not None:
-                pending.callback(False, _engine_error(lost))
-            pending.event.set()
+                pending.callback(False, _engine_error(_LOST))
+        self._report_close()
+
+    def _report_close(self):
+        with self._state:
+            if self._close_reported:
+                return
+            self._close_reported = True
+        if self._on_close is not None:
+            self._on_close()
+
+    def _watch_hang_up(self):
+        poller = select.poll()
+        poller.register(self._read_fd, _HANG_UP)
+        while True:
+            try:
+                events = poller.poll()
+            except OSError:
+                return
+            if any(event & _HANG_UP for _, event in events):
+                self._report_close()
+                return
 
 
 def _engine_error(frame):
@@ -147,4 +243,3 @@ def _value_of(frame):
     if frame['t'] == 'result':
         return frame['value']
     raise _engine_error(frame)
-
