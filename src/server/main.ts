@@ -2,6 +2,7 @@
  * `conveyor serve`: runs the platform instance of a home until SIGINT/SIGTERM (SIGHUP re-reads the
  * TLS certificate and key). Exit codes: 0 after a clean shutdown, 1 when the server cannot start.
  * `conveyor doctor`: checks a home's configuration (exit 1 when a check finds a problem).
+ * `conveyor serve --watch` also restarts the items whose Python files change (python-watch.ts).
  * `conveyor users reset-password NAME`: a new password for a user of a home (server running or not).
  * `conveyor stop`: ends the server of a home (SIGTERM to the pid it records) and waits for it.
  */
@@ -12,8 +13,12 @@ import { killChildProcesses } from './child-processes.ts';
 import { defaultHome, loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
 import { passwordFromStdin, resetPassword } from './reset-password.ts';
+import { watchPythonFiles } from './python-watch.ts';
 import { startServer } from './server.ts';
 import { stopHomeServer } from './stop-command.ts';
+
+/** How often `serve --watch` looks at the items' Python files. */
+const watchIntervalMs = 500;
 
 interface ServeFlags {
   home?: string;
@@ -26,6 +31,7 @@ interface ServeFlags {
   tlsCert?: string;
   tlsKey?: string;
   shutdownTimeout?: string;
+  watch?: boolean;
 }
 
 function configOf(flags: ServeFlags) {
@@ -51,10 +57,13 @@ async function serve(flags: ServeFlags): Promise<void> {
   say(`Conveyor serving home ${config.home}`);
   say(`API: ${server.url}${config.apiPrefix}   local socket: ${server.socketPath}`);
   say(`Portal: ${server.url}/portal/`);
+  const watch = flags.watch ? watchPythonFiles(server.engine, watchIntervalMs, (text) => process.stderr.write(`${text}\n`)) : null;
+  if (watch) say('Watching the Python files of the running items: an item whose files change is restarted (--watch)');
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
+    watch?.stop();
     say(`${signal} received: stopping productions and closing`);
     const limit = config.shutdownTimeoutMs;
     // Whatever user code is doing, the server and every process it started end within the limit.
@@ -109,6 +118,7 @@ program
   .option('--example', 'install the example production on a fresh home and start it')
   .option('--tls-cert <file>', 'PEM certificate: with --tls-key the TCP port speaks HTTPS only')
   .option('--tls-key <file>', 'PEM private key of --tls-cert')
+  .option('--watch', 'development: restart the items whose Python files change (one event-log entry per restart)')
   .option('--shutdown-timeout <ms>', 'longest clean shutdown on SIGTERM/SIGINT; past it every process the server started is killed (default 20000)')
   .action(async (flags: ServeFlags) => {
     try {
