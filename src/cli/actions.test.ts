@@ -19,18 +19,15 @@ describe('readTestBody (-B)', () => {
     expect(readTestBody('@body.json', cwd)).toEqual({ from: 'file' });
   });
 
-  it('explains invalid inline JSON and how to quote it', () => {
-    expect(() => readTestBody('{a: 1}', cwd)).toThrow(/^-B is not valid JSON: /);
-    try {
-      readTestBody('{a: 1}', cwd);
-    } catch (error) {
-      expect((error as { hint: string }).hint).toContain('-B @file.json');
-    }
+  it('sends a text that is not JSON as that text, inline or from a file, as IoP does', () => {
+    expect(readTestBody('hello world', cwd)).toBe('hello world');
+    expect(readTestBody('{a: 1}', cwd)).toBe('{a: 1}');
+    expect(readTestBody('42', cwd)).toBe('42');
+    writeFileSync(join(cwd, 'plain.txt'), 'not json\n');
+    expect(readTestBody('@plain.txt', cwd)).toBe('not json\n');
   });
 
-  it('names a missing @file and an @file that is not JSON', () => {
+  it('names a missing @file', () => {
     expect(() => readTestBody('@missing.json', cwd)).toThrow(`-B @missing.json: cannot read ${join(cwd, 'missing.json')}: no such file`);
-    writeFileSync(join(cwd, 'bad.json'), 'not json');
-    expect(() => readTestBody('@bad.json', cwd)).toThrow(`-B @bad.json: ${join(cwd, 'bad.json')} is not valid JSON`);
   });
 });

@@ -72,31 +72,35 @@ export async function testAction({ command, client, io }: CommandContext): Promi
   io.out(formatTestReply(reply));
 }
 
-/** `-B`: inline JSON, or `@path` to a JSON file (relative to the working directory). */
+/**
+ * `-B`: inline JSON, or `@path` to a JSON file (relative to the working directory). A text that is not
+ * JSON is sent as the text it is, as IoP's client does (the StringValue of `-C Ens.StringRequest`).
+ */
 export function readTestBody(argument: string | undefined, cwd: string): unknown {
   if (argument === undefined) return undefined;
-  if (argument.startsWith('@')) {
-    const path = resolve(cwd, argument.slice(1));
-    return parseJsonFile(path, `-B ${argument}`);
-  }
+  const text = argument.startsWith('@') ? readTextFile(resolve(cwd, argument.slice(1)), `-B ${argument}`) : argument;
+  let parsed: unknown;
   try {
-    return JSON.parse(argument);
-  } catch (error) {
-    throw new ConveyorError('ERR_INVALID_INPUT', `-B is not valid JSON: ${(error as Error).message}`, {
-      hint: 'quote the body for your shell, e.g. -B \'{"name": "value"}\', or put it in a file and pass -B @file.json',
-    });
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
   }
+  // JSON the server takes as a body (an object, or a JSON string); other JSON (42, [1]) goes as its text.
+  return typeof parsed === 'string' || (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) ? parsed : text;
 }
 
-export function parseJsonFile(path: string, what: string): unknown {
-  let text: string;
+function readTextFile(path: string, what: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: string }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String(error);
     throw new ConveyorError('ERR_INVALID_INPUT', `${what}: cannot read ${path}: ${why}`);
   }
+}
+
+export function parseJsonFile(path: string, what: string): unknown {
+  const text = readTextFile(path, what);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -4,6 +4,7 @@
  * `{"Production": {...}}` string form, log lines and the test reply.
  */
 import type { ExportedItem, ExportedProduction, LogEntryWire, ProductionList, TestReply } from '../client/replies.ts';
+import { pythonJsonDumps } from './python-json.ts';
 
 /** `json.dumps(value, indent=4)`. */
 export function toJson(value: unknown): string {
@@ -132,18 +133,13 @@ export function useColour(isTty: boolean, env: Readonly<Record<string, string | 
   return isTty && env.TERM !== 'dumb';
 }
 
-/** `classname: <name>`, `body:` and the pretty JSON (or `body: <text>` when the body is not JSON). */
+/** `classname: <name>`, `body:` and the JSON as IoP's cli prints it (or `body: <text>` when the body is not JSON). */
 export function formatTestReply(reply: TestReply): string {
   const lines: string[] = [];
   if (reply.classname) lines.push(`classname: ${reply.classname}`);
   const body = reply.body ?? '';
   if (body !== '') {
-    let pretty: string | undefined;
-    try {
-      pretty = toJson(JSON.parse(body));
-    } catch {
-      pretty = undefined;
-    }
+    const pretty = pythonJsonDumps(body);
     if (pretty === undefined) lines.push(`body: ${body}`);
     else lines.push('body:', pretty);
   }
