@@ -44,7 +44,7 @@ export class MessageCall implements CallContext {
   }
 
   async sendSync(target: string, body: MessageBody, options: SendOptions = {}): Promise<Reply> {
-    const sent = await this.router.send(this.origin(), target, body, { responseRequired: true, description: options.description ?? '' });
+    const sent = await this.router.send(this.origin(), target, body, { responseRequired: true, description: options.description ?? '', replyOnly: true });
     this.adoptSession(sent.message.sessionId);
     const reply = sent.reply as Promise<Reply>;
     const timeout = options.timeoutMs ?? -1;

@@ -17,6 +17,11 @@ export interface SendRequestOptions {
   responseRequired: boolean;
   description: string;
   priority?: number;
+  /**
+   * The caller waits for the reply, never for `accepted`: the request's row may commit with the
+   * next commit (its response's at the latest) instead of one of its own.
+   */
+  replyOnly?: boolean;
 }
 
 export interface SentRequest {

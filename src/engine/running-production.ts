@@ -149,7 +149,7 @@ export class RunningProduction implements MessageRouter {
     };
     // Callers that must know the request is accepted wait for `accepted`: on a single node it may
     // be handed to its target while its row is being committed.
-    const { id, accepted } = await this.queues.insert(request);
+    const { id, accepted } = await this.queues.insert(request, { lazy: options.replyOnly === true });
     const now = Date.now();
     // The queued message as the store now holds it, built here instead of read back.
     const message: StoredMessage = {

@@ -5,7 +5,7 @@
  * commits, and what a previous run left unfinished is put back at the start.
  */
 import { hostname } from 'node:os';
-import type { NewMessage, NodeRecord, Store } from '../store/store.ts';
+import type { EagerInsertOptions, NewMessage, NodeRecord, Store } from '../store/store.ts';
 import type { Coordinator, ProductionQueues, QueueContext } from './coordinator.ts';
 import { WorkQueue, type ItemQueue } from './work-queue.ts';
 
@@ -62,12 +62,14 @@ class InMemoryQueues implements ProductionQueues {
     return new WorkQueue();
   }
 
-  async insert(request: NewMessage): Promise<{ id: number; accepted: Promise<void> }> {
+  async insert(request: NewMessage, options: EagerInsertOptions = {}): Promise<{ id: number; accepted: Promise<void> }> {
     // The request is handed to its target while its row is being committed (the group commit keeps
     // the order, so everything the target writes about it commits with it or after it); callers
     // that must know it is accepted wait for `accepted`. A crash before the commit loses a request
     // nobody was told about: its parent, unfinished too, sends it again.
-    const eager = this.store.messages.insertEager?.([request]);
+    // A lazy request (its caller waits for the reply only) commits with the next commit, at the
+    // latest with its response: one commit per synchronous hop.
+    const eager = this.store.messages.insertEager?.([request], options);
     if (eager) return { id: eager.ids[0] as number, accepted: eager.committed };
     const [id] = await this.store.messages.insert([request]);
     return { id: id as number, accepted: Promise.resolve() };

@@ -33,6 +33,33 @@ describe('GroupCommitter', () => {
     expect(batches.flat()).toEqual(ops);
   });
 
+  it('lets a lazy op wait for the next op and commits both in one transaction, in order', async () => {
+    const { batches, commit } = recordingCommit();
+    const committer = new GroupCommitter<number, number>({ commit, lazyFlushMs: 60_000 });
+    const lazy = committer.submit(1, true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(batches).toEqual([]);
+    const results = await Promise.all([lazy, committer.submit(2)]);
+    expect(results).toEqual([10, 20]);
+    expect(batches).toEqual([[1, 2]]);
+  });
+
+  it('commits a lazy op alone once lazyFlushMs passed without another op', async () => {
+    const { batches, commit } = recordingCommit();
+    const committer = new GroupCommitter<number, number>({ commit, lazyFlushMs: 30 });
+    await expect(committer.submit(7, true)).resolves.toBe(70);
+    expect(batches).toEqual([[7]]);
+  });
+
+  it('commits pending lazy ops on close', async () => {
+    const { batches, commit } = recordingCommit();
+    const committer = new GroupCommitter<number, number>({ commit, lazyFlushMs: 60_000 });
+    const lazy = committer.submit(3, true);
+    await committer.close();
+    await expect(lazy).resolves.toBe(30);
+    expect(batches).toEqual([[3]]);
+  });
+
   it('weighs ops with the weight function', async () => {
     const { batches, commit } = recordingCommit();
     const committer = new GroupCommitter<number, number>({ commit, maxBatch: 5, weight: (op) => op });

@@ -10,6 +10,11 @@
  * A flush never takes more than `maxBatch` weight; when that much is already pending the next
  * flush starts at once instead of waiting a tick.
  *
+ * Lazy ops: an op whose writer is told nothing until a later op commits (a request handed to its
+ * target while nobody waits for its own commit) does not schedule a flush: it rides in the next
+ * one, which a later op's writer needs anyway (the reply's response), so a synchronous hop costs one
+ * commit, not two. A timer (`lazyFlushMs`) flushes it when no other op comes.
+ *
  * Failure isolation: if a batch's transaction fails, each of its ops is retried alone, so one bad
  * write (a constraint violation) rejects only its own caller. The transaction was rolled back, so
  * retrying cannot apply an op twice. Failures of the database itself (disk full, locked, I/O) would
@@ -26,11 +31,14 @@ export interface GroupCommitOptions<Op, Result> {
   weight?: (op: Op) => number;
   /** Whether a failed batch is worth retrying op by op (default: always). */
   retryAlone?: (error: unknown) => boolean;
+  /** Longest wait of a lazy op for another op to flush it (default 20 ms). */
+  lazyFlushMs?: number;
 }
 
 interface PendingOp<Op, Result> {
   op: Op;
   weight: number;
+  lazy: boolean;
   resolve: (result: Result) => void;
   reject: (error: unknown) => void;
 }
@@ -40,6 +48,10 @@ export class GroupCommitter<Op, Result> {
   readonly #maxBatch: number;
   readonly #weight: (op: Op) => number;
   readonly #retryAlone: (error: unknown) => boolean;
+  readonly #lazyFlushMs: number;
+  #lazyTimer: NodeJS.Timeout | null = null;
+  /** Pending ops that are not lazy: a flush is due only while there is one (or the batch is full). */
+  #urgent = 0;
   #pending: PendingOp<Op, Result>[] = [];
   #pendingWeight = 0;
   #scheduled = false;
@@ -51,6 +63,7 @@ export class GroupCommitter<Op, Result> {
     this.#maxBatch = Math.max(1, options.maxBatch ?? 500);
     this.#weight = options.weight ?? (() => 1);
     this.#retryAlone = options.retryAlone ?? (() => true);
+    this.#lazyFlushMs = options.lazyFlushMs ?? 20;
   }
 
   /** Ops waiting for a flush (not counting the one being committed). */
@@ -58,13 +71,17 @@ export class GroupCommitter<Op, Result> {
     return this.#pending.length;
   }
 
-  /** Resolves with the op's result once its transaction committed. */
-  submit(op: Op): Promise<Result> {
+  /**
+   * Resolves with the op's result once its transaction committed. A `lazy` op waits for the next
+   * op's flush (at most `lazyFlushMs`) instead of scheduling its own.
+   */
+  submit(op: Op, lazy = false): Promise<Result> {
     if (this.#closed) return Promise.reject(new ConveyorError('ERR_STORE_CLOSED', 'The store is closed; the write was not accepted'));
     return new Promise<Result>((resolve, reject) => {
       const weight = this.#weight(op);
-      this.#pending.push({ op, weight, resolve, reject });
+      this.#pending.push({ op, weight, lazy, resolve, reject });
       this.#pendingWeight += weight;
+      if (!lazy) this.#urgent++;
       this.#schedule();
     });
   }
@@ -78,10 +95,23 @@ export class GroupCommitter<Op, Result> {
     }
   }
 
+  #armLazyTimer(): void {
+    if (this.#lazyTimer !== null || this.#scheduled || this.#flushing !== null) return;
+    this.#lazyTimer = setTimeout(() => {
+      this.#lazyTimer = null;
+      if (this.#flushing === null && this.#pending.length > 0) this.#startFlush();
+    }, this.#lazyFlushMs);
+    this.#lazyTimer.unref();
+  }
+
   #schedule(): void {
     if (this.#flushing !== null) return; // the running flush schedules the next one when it ends
     if (this.#pendingWeight >= this.#maxBatch) {
       this.#startFlush();
+      return;
+    }
+    if (this.#urgent === 0 && !this.#closed) {
+      this.#armLazyTimer();
       return;
     }
     if (this.#scheduled) return;
@@ -93,6 +123,8 @@ export class GroupCommitter<Op, Result> {
   }
 
   #startFlush(): void {
+    if (this.#lazyTimer !== null) clearTimeout(this.#lazyTimer);
+    this.#lazyTimer = null;
     const batch = this.#takeBatch();
     this.#flushing = this.#flush(batch).finally(() => {
       this.#flushing = null;
@@ -109,6 +141,7 @@ export class GroupCommitter<Op, Result> {
     }
     const batch = this.#pending.splice(0, count);
     this.#pendingWeight -= weight;
+    for (const entry of batch) if (!entry.lazy) this.#urgent--;
     return batch;
   }
 

@@ -133,6 +133,14 @@ export interface QueueDepth {
   oldest: number | null;
 }
 
+export interface EagerInsertOptions {
+  /**
+   * Nobody waits for this commit by itself (a synchronous request: its caller waits for the reply,
+   * whose response commits after it): the rows ride in the next commit instead of causing one.
+   */
+  lazy?: boolean;
+}
+
 export interface MessageRepository {
   /** Group-committed. Resolves with the new ids, in order, once committed. */
   insert(messages: NewMessage[]): Promise<number[]>;
@@ -142,7 +150,13 @@ export interface MessageRepository {
    * being written. The rows are readable, and acknowledged, only once `committed` resolves; writes
    * submitted later (patches of these ids included) commit in the same batch or after it.
    */
-  insertEager?(messages: NewMessage[]): { ids: number[]; committed: Promise<void> };
+  insertEager?(messages: NewMessage[], options?: EagerInsertOptions): { ids: number[]; committed: Promise<void> };
+  /**
+   * Optional, multi-node stores only: the same as `insert`, but the requests are written already
+   * claimed by `owner` — status `delivered`, leased for `leaseMs`, as `claim` would leave them — for a
+   * node that hands them straight to its own idle jobs instead of claiming them back.
+   */
+  insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number): Promise<number[]>;
   /** Group-committed. Resolves once committed. */
   update(patches: MessagePatch[]): Promise<void>;
   get(namespace: string, id: number): Promise<StoredMessage | null>;

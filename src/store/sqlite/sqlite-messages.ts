@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
-import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
+import type { EagerInsertOptions, MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
@@ -22,7 +22,7 @@ const unfinished = `m.status IN ('queued', 'delivered')`;
 
 export class SqliteMessages implements MessageRepository {
   readonly #ctx: SqliteContext;
-  readonly #submit: (op: SqliteWrite) => Promise<number[]>;
+  readonly #submit: (op: SqliteWrite, lazy?: boolean) => Promise<number[]>;
   readonly #searches = new Map<string, Database.Statement>();
   readonly #get: Database.Statement<[number, number], MessageRow>;
   readonly #session: Database.Statement<[number, number], HeaderRow>;
@@ -36,7 +36,7 @@ export class SqliteMessages implements MessageRepository {
   readonly #count: Database.Statement<[number], { n: number }>;
   #nextId: number;
 
-  constructor(ctx: SqliteContext, submit: (op: SqliteWrite) => Promise<number[]>) {
+  constructor(ctx: SqliteContext, submit: (op: SqliteWrite, lazy?: boolean) => Promise<number[]>) {
     this.#ctx = ctx;
     this.#submit = submit;
     const db = ctx.db;
@@ -77,11 +77,11 @@ export class SqliteMessages implements MessageRepository {
     return ids;
   }
 
-  insertEager(messages: NewMessage[]): { ids: number[]; committed: Promise<void> } {
+  insertEager(messages: NewMessage[], options: EagerInsertOptions = {}): { ids: number[]; committed: Promise<void> } {
     this.#ctx.assertOpen();
     const namespaceIds = messages.map((message) => this.#ctx.requireNamespace(message.namespace));
     const ids = messages.map(() => this.#nextId++);
-    return { ids, committed: this.#submit({ kind: 'insert-messages', namespaceIds, ids, messages }).then(() => undefined) };
+    return { ids, committed: this.#submit({ kind: 'insert-messages', namespaceIds, ids, messages }, options.lazy).then(() => undefined) };
   }
 
   async update(patches: MessagePatch[]): Promise<void> {

@@ -25,6 +25,7 @@ import { SqliteSchemas } from './sqlite-schemas.ts';
 import { SqliteSettingsMigrations } from './sqlite-settings-migrations.ts';
 import { SqliteTransforms } from './sqlite-transforms.ts';
 import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
+import { WalSync, WalSyncError } from './wal-sync.ts';
 
 export type Durability = 'full' | 'normal';
 
@@ -44,7 +45,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     await migrate(sqliteMigrationHost(db), sqliteMigrations, `SQLite store at ${options.path}`);
     // Refreshes planner statistics where they are missing or stale (cheap: bounded by analysis_limit).
     db.pragma('optimize = 0x10002');
-    return new SqliteStore(db, options.maxBatch ?? 500);
+    return new SqliteStore(db, options.maxBatch ?? 500, (options.durability ?? 'full') === 'full' ? new WalSync(`${options.path}-wal`) : null);
   } catch (error) {
     db.close();
     throw toStoreError(`open the SQLite store at ${options.path}`, error);
@@ -86,20 +87,42 @@ class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
+  readonly #walSync: WalSync | null;
   #closing: Promise<void> | null = null;
 
-  constructor(db: Database.Database, maxBatch: number) {
+  /** `walSync`: durability `full`, group commits synced off the event loop (wal-sync.ts). */
+  constructor(db: Database.Database, maxBatch: number, walSync: WalSync | null) {
     this.#db = db;
+    this.#walSync = walSync;
     const ctx = new SqliteContext(db);
     this.#ctx = ctx;
     const commitBatch = sqliteBatchWriter(db);
+    // The connection stays at synchronous = FULL for every other write (definitions, users…);
+    // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
+    const withoutFsync = db.prepare('PRAGMA synchronous = NORMAL');
+    const withFsync = db.prepare('PRAGMA synchronous = FULL');
+    const commit = walSync
+      ? async (batch: readonly SqliteWrite[]) => {
+          const ids = ctx.runSync('write to the store', () => {
+            withoutFsync.run();
+            try {
+              return commitBatch(batch);
+            } finally {
+              withFsync.run();
+            }
+          });
+          await walSync.sync();
+          return ids;
+        }
+      : (batch: readonly SqliteWrite[]) => ctx.runSync('write to the store', () => commitBatch(batch));
     this.#committer = new GroupCommitter<SqliteWrite, number[]>({
-      commit: (batch) => ctx.runSync('write to the store', () => commitBatch(batch)),
+      commit,
       maxBatch,
       weight: writeWeight,
-      retryAlone: (error) => !isDatabaseFailure(error),
+      // A failed WAL sync comes after the rows were written: applying them again op by op would duplicate them.
+      retryAlone: (error) => !isDatabaseFailure(error) && !(error instanceof WalSyncError),
     });
-    const submit = (op: SqliteWrite): Promise<number[]> => this.#committer.submit(op);
+    const submit = (op: SqliteWrite, lazy?: boolean): Promise<number[]> => this.#committer.submit(op, lazy);
     this.namespaces = new SqliteNamespaces(ctx);
     this.productions = new SqliteProductions(ctx);
     this.classes = new SqliteClasses(ctx);
@@ -118,6 +141,7 @@ class SqliteStore implements Store {
 
   async #close(): Promise<void> {
     await this.#committer.close();
+    this.#walSync?.close();
     this.#ctx.markClosed();
     this.#db.pragma('optimize');
     this.#db.close();
