@@ -49,6 +49,11 @@ export interface MessageHeader {
 
 export interface StoredMessage extends MessageHeader {
   body: MessageBody;
+  /**
+   * With tracing on: the W3C traceparent of the span that sent it, stored with the message so the hop
+   * that handles it — on this node or another — continues the trace. Absent when tracing is off.
+   */
+  traceParent?: string | null;
 }
 
 export const emptyBody: MessageBody = { classname: 'Ens.Request', encoding: 'empty', data: '' };

@@ -13,6 +13,7 @@ import type { ResolvedComponent } from './component-resolver.ts';
 import { MessageCall } from './message-call.ts';
 import type { MessageRouter } from './message-router.ts';
 import { nextRetryDelay, retryPolicyFromSettings, type RetryPolicy } from './retry-policy.ts';
+import { activeTracer, traceInstance, type Hop, type HopItem } from './tracing/message-tracer.ts';
 import type { ItemQueue } from './work-queue.ts';
 
 export type ItemState = 'stopped' | 'running' | 'error' | 'disabled';
@@ -72,6 +73,8 @@ export class ItemHost {
   private readonly tearingDown = new Set<ComponentInstance>();
   /** Queued messages recorded as failed (their test call timed out): skipped, never handled. */
   private readonly abandoned = new Set<number>();
+  /** How tracing names this item's hops (used only when tracing is on). */
+  private readonly hopItem: HopItem;
 
   constructor(
     private readonly router: MessageRouter,
@@ -85,6 +88,7 @@ export class ItemHost {
     }
     this.retry = retryPolicyFromSettings(this.settings.host);
     this.queue = router.createQueue(item.name, Math.max(1, item.poolSize));
+    this.hopItem = { namespace: router.namespace, name: item.name, kind: component.kind, classname: item.classname };
   }
 
   get kind(): ComponentKind {
@@ -203,7 +207,7 @@ export class ItemHost {
   }
 
   private async launch(job: Job): Promise<void> {
-    const instance = this.component.factory.create();
+    const instance = traceInstance(this.component.factory.create(), this.hopItem);
     // Held before init so a stop or kill during the start ends this worker too.
     job.instance = instance;
     instance.onExit((reason) => {
@@ -306,10 +310,18 @@ export class ItemHost {
     }
   }
 
-  private async handle(job: Job, message: StoredMessage): Promise<void> {
+  /** Tracing on: the handling is one hop span (all attempts). Off: a null check, nothing else. */
+  private handle(job: Job, message: StoredMessage): Promise<void> {
+    const hop = activeTracer()?.startHop(this.hopItem, message) ?? null;
+    if (hop === null) return this.handleAttempts(job, message, null);
+    return this.handleAttempts(job, message, hop).finally(() => hop.end());
+  }
+
+  private async handleAttempts(job: Job, message: StoredMessage, hop: Hop | null): Promise<void> {
     const firstAttempt = Date.now();
     for (;;) {
       const call = new MessageCall(this.router, this.name, message);
+      hop?.enter(call);
       try {
         const instance = job.instance;
         if (!instance || !job.alive) throw new Error('the job is not running');
@@ -324,6 +336,7 @@ export class ItemHost {
         const text = errorText(error);
         const delay = this.kind === 'operation' ? nextRetryDelay(this.retry, firstAttempt, Date.now()) : null;
         if (delay !== null) {
+          hop?.retry(text, delay);
           this.router.log.write('Warning', `Item ${this.name} failed on message ${message.id}, retrying in ${delay} ms: ${text}`, {
             configName: this.name,
             messageId: message.id,
@@ -335,6 +348,7 @@ export class ItemHost {
           continue;
         }
         this.router.countOutcome(this.name, false);
+        hop?.fail(text);
         this.router.log.write('Error', `Item ${this.name} failed on message ${message.id}: ${text}`, {
           configName: this.name,
           messageId: message.id,
@@ -361,12 +375,18 @@ export class ItemHost {
     if (this.state !== 'running') throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} is ${this.state}`);
     const job = await this.freeJob();
     const call = new MessageCall(this.router, this.name, null);
+    const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
+    hop?.enter(call);
     job.busy = { id: 0 } as StoredMessage;
     try {
       if (!job.alive && !(await this.revive(job))) throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
       const result = await (job.instance as ComponentInstance).onProcessInput(input, call);
       return { result, sessionId: call.sessionId };
+    } catch (error) {
+      hop?.fail(errorText(error));
+      throw error;
     } finally {
+      hop?.end(call.sessionId);
       job.busy = null;
       this.jobWaiters.shift()?.();
     }
@@ -402,16 +422,20 @@ export class ItemHost {
         continue;
       }
       const call = new MessageCall(this.router, this.name, null);
+      const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
+      hop?.enter(call);
       job.busy = { id: 0 } as StoredMessage;
       try {
         await job.instance?.onProcessInput(null, call);
       } catch (error) {
+        hop?.fail(errorText(error));
         if (this.state !== 'running') return;
         this.router.log.write('Error', `Service ${this.name} failed in on_process_input: ${errorText(error)}`, {
           configName: this.name,
           sessionId: call.sessionId,
         });
       } finally {
+        hop?.end(call.sessionId);
         job.busy = null;
         this.jobWaiters.shift()?.();
       }

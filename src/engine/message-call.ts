@@ -6,7 +6,7 @@
 import type { AsyncResponse, AsyncSendOptions, CallContext, MultiReply, Reply, SendOptions } from '../core/component.ts';
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
-import type { MessageRouter } from './message-router.ts';
+import type { MessageRouter, Origin } from './message-router.ts';
 import { timerDelay } from './timer-delay.ts';
 
 interface Arrival {
@@ -15,6 +15,8 @@ interface Arrival {
 
 export class MessageCall implements CallContext {
   sessionId: number | null;
+  /** Tracing on: the span its sends hang under (the hop, or the component call under way); else null. */
+  traceParent: string | null = null;
   replied = false;
   /** Whether any async request waited for a reply: then on_complete runs even if all came back already. */
   hadAsync = false;
@@ -121,8 +123,11 @@ export class MessageCall implements CallContext {
     }
   }
 
-  private origin() {
-    return { source: this.configName, parentId: this.request?.id ?? null, sessionId: this.sessionId };
+  private origin(): Origin {
+    const origin: Origin = { source: this.configName, parentId: this.request?.id ?? null, sessionId: this.sessionId };
+    // Only when traced: untraced sends keep the shape they always had.
+    if (this.traceParent !== null) origin.traceParent = this.traceParent;
+    return origin;
   }
 
   /** A poll's first send opens the session; the poll's later sends join it. */

@@ -10,6 +10,8 @@ export interface Origin {
   /** The request being handled when this one was sent, null for a session's first message. */
   parentId: number | null;
   sessionId: number | null;
+  /** Tracing on: the span sending it (src/engine/tracing), stored with the message. */
+  traceParent?: string | null;
 }
 
 export interface SendRequestOptions {

@@ -147,6 +147,7 @@ export class RunningProduction implements MessageRouter {
       description: options.description,
       body,
     };
+    if (origin.traceParent) request.traceParent = origin.traceParent;
     // Callers that must know the request is accepted wait for `accepted`: on a single node it may
     // be handed to its target while its row is being committed.
     const { id, accepted } = await this.queues.insert(request, { lazy: options.replyOnly === true });

@@ -29,6 +29,7 @@ export interface MessageRow extends HeaderRow {
   classname: string;
   encoding: BodyEncoding;
   data: string;
+  trace_parent: string | null;
 }
 
 export interface LogRow {
@@ -68,7 +69,10 @@ export function toHeader(namespace: string, row: HeaderRow): MessageHeader {
 }
 
 export function toMessage(namespace: string, row: MessageRow): StoredMessage {
-  return { ...toHeader(namespace, row), body: { classname: row.classname, encoding: row.encoding, data: row.data } };
+  const message: StoredMessage = { ...toHeader(namespace, row), body: { classname: row.classname, encoding: row.encoding, data: row.data } };
+  // Set only when traced: untraced messages keep the shape they always had.
+  if (row.trace_parent !== null) message.traceParent = row.trace_parent;
+  return message;
 }
 
 export function toLogEntry(namespace: string, row: LogRow): LogEntry {

@@ -95,6 +95,8 @@ export interface NewMessage {
   priority: number;
   description: string;
   body: MessageBody;
+  /** The sender's W3C traceparent (tracing on), stored in `trace_parent`. */
+  traceParent?: string | null;
 }
 
 /** Fields absent from a patch keep their value; `null` sets null. Unknown id: ERR_MESSAGE_NOT_FOUND. */

@@ -207,6 +207,12 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         CREATE INDEX package_swaps_by_owner ON package_swaps (owner, created_at);`,
       ),
   },
+  {
+    // The sender's W3C traceparent (tracing on): a claim on another node continues the trace of the
+    // span that sent the message. Nullable without default: a catalogue change, no table rewrite.
+    name: 'message-trace-context',
+    apply: (client) => exec(client, 'ALTER TABLE messages ADD COLUMN trace_parent TEXT'),
+  },
 ];
 
 /**

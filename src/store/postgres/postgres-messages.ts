@@ -29,7 +29,7 @@ const headerColumns = [
   'm.lease_until',
 ] as const;
 const headerSql = headerColumns.join(', ');
-const messageSql = `${headerSql}, m.classname, b.encoding, b.data`;
+const messageSql = `${headerSql}, m.classname, b.encoding, b.data, m.trace_parent`;
 
 /**
  * The claim. `FOR UPDATE SKIP LOCKED` lets concurrent claimers (other nodes, other jobs) pass over

@@ -102,6 +102,8 @@ export interface MessagesTable {
   updated_at: number;
   lease_owner: string | null;
   lease_until: number | null;
+  /** The sender's W3C traceparent when tracing was on (migration 'message-trace-context'). */
+  trace_parent: Generated<string | null>;
 }
 
 export interface MessageBodiesTable {

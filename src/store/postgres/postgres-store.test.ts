@@ -37,21 +37,21 @@ describePg('PostgreSQL store', () => {
     expect(store.cluster).toBeDefined();
     expect(await store.namespaces.list()).toEqual(['USER']);
     const versions = await adminQuery<{ version: number; name: string }>(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
-    expect(versions.map((row) => row.name)).toEqual(['namespaces-and-definitions', 'messages', 'event-log', 'cluster', 'package-swaps']);
+    expect(versions.map((row) => row.name)).toEqual(['namespaces-and-definitions', 'messages', 'event-log', 'cluster', 'package-swaps', 'message-trace-context']);
   });
 
   it('opens an existing schema without migrating again, from several openers at once', async () => {
     const others = await Promise.all([openPostgresStore(pgUrl, { schema }), openPostgresStore(pgUrl, { schema })]);
     await Promise.all(others.map((other) => other.close()));
     const rows = await adminQuery<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
-    expect(rows[0]!.n).toBe(5);
+    expect(rows[0]!.n).toBe(6);
   });
 
   it('refuses a database migrated by a newer Conveyor', async () => {
     await adminQuery(`INSERT INTO ${schema}.schema_migrations (version, name, applied_at) VALUES (99, 'from-the-future', 0)`);
     const error = await openPostgresStore(pgUrl, { schema }).catch((caught: unknown) => caught);
     expect(isConveyorError(error, 'ERR_STORE')).toBe(true);
-    expect((error as Error).message).toMatch(/schema version 99, newer than this Conveyor knows \(5\)/);
+    expect((error as Error).message).toMatch(/schema version 99, newer than this Conveyor knows \(6\)/);
   });
 
   it('gives a first message its own id as session id, in one group commit with the rest', async () => {

@@ -169,6 +169,14 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       `);
     },
   },
+  {
+    // The sender's W3C traceparent (tracing on): a hop continues the trace of the span that sent it.
+    // Nullable without default: existing rows are not rewritten.
+    name: 'message-trace-context',
+    apply: (db) => {
+      db.exec('ALTER TABLE messages ADD COLUMN trace_parent TEXT');
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

@@ -11,7 +11,7 @@ import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
-const messageColumns = `${headerColumns}, m.classname, b.encoding, b.data`;
+const messageColumns = `${headerColumns}, m.classname, b.encoding, b.data, m.trace_parent`;
 const withBody = 'FROM messages m JOIN message_bodies b ON b.message_id = m.id';
 /**
  * Few messages are queued or delivered at any time, so the status index finds them at once. Named

@@ -31,9 +31,9 @@ export function writeWeight(op: SqliteWrite): number {
 export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => number[][] {
   const insertHeader = db.prepare(`
     INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
-      status, priority, description, attempts, classname, created_at, updated_at)
+      status, priority, description, attempts, classname, created_at, updated_at, trace_parent)
     VALUES (@id, @nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
-      @status, @priority, @description, 0, @classname, @now, @now)`);
+      @status, @priority, @description, 0, @classname, @now, @now, @traceParent)`);
   const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, ?)');
   // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
   const patch = db.prepare(`
@@ -68,6 +68,7 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
         description: message.description,
         classname: message.body.classname,
         now,
+        traceParent: message.traceParent ?? null,
       });
       insertBody.run(id, message.body.encoding, message.body.data);
       return id;
