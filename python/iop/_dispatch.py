@@ -137,7 +137,10 @@ def _class_warning(cls):
     def warn(text):
         from . import _runtime
 
-        _runtime.emit_log('Warning', text, cls.__name__, 'on_init')
+        try:
+            _runtime.emit_log('Warning', text, cls.__name__, 'on_init')
+        except OSError:  # a log line must never stop the dispatch
+            pass
 
     return warn
 

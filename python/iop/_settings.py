@@ -216,6 +216,11 @@ def apply_settings(instance, values, warn):
             setattr(instance, key, value)
         except Exception as error:
             warn(f'Cannot apply %settings line {key!r}: {error}')
+    # `name: Annotated[T, Setting(default)]` declares no class attribute: IRIS would inject the default.
+    for name, annotation in _annotations(cls).items():
+        _, declared = _unwrap(annotation)
+        if declared is not None and declared.has_default and name not in instance.__dict__ and not hasattr(cls, name):
+            instance.__dict__[name] = declared.default
     hints = _class_hints(cls)
     for key, value in values.items():
         if key.startswith('%') or value is None or value == '':

@@ -340,6 +340,9 @@ def _skip_message(op):
 
 def _apply_operation(working, desired, op):
     """Applies one plan operation to `working` (a copy of the current production), values from `desired`."""
+    touched = _item_name(op.path) or _connection_source(op.path)[0]
+    if op.op_type in ('remove_setting', 'remove_route') and touched not in {item.name for item in working.items}:
+        return  # the item itself was deleted by an earlier operation of the plan
     if op.op_type == 'add_item':
         source = desired.item(_item_name(op.path))
         ref = working.component(source.name, None, class_name=source.class_name, kind=source.kind, adapter_class_name=source.adapter_class_name,

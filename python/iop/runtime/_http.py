@@ -24,8 +24,12 @@ class _UnixConnection(http.client.HTTPConnection):
 
     def connect(self):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(self._socket_path)
+        try:
+            sock.settimeout(self.timeout)
+            sock.connect(self._socket_path)
+        except OSError:
+            sock.close()
+            raise
         self.sock = sock
 
 
