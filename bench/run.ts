@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { barsMarkdown, checkBars } from './support/bars.ts';
+import { pythonPathBarLine } from './support/python-path-bar.ts';
 import { loadAverage, machineInfo } from './support/resources.ts';
 import { quick, repoRoot, resultsDir } from './support/results.ts';
 
@@ -54,6 +55,9 @@ writeFileSync(join(resultsDir, 'summary.md'), `${table}\n`);
 console.log(`\n${table}\n`);
 console.log(`${runs.map((r) => `${r.name} ${r.seconds.toFixed(0)} s${r.exitCode === 0 ? '' : ` (exit ${r.exitCode})`}`).join(', ')}`);
 console.log(`Total ${totalSeconds.toFixed(0)} s; load ${summary.loadAfter.join(' ')}. Figures in bench/results/.`);
+// Issue 16's bar line closes the output (bench/support/python-path-bar.ts).
+const pythonBar = pythonPathBarLine(runs.filter((run) => run.exitCode === 0).map((run) => run.name));
+if (pythonBar) console.log(pythonBar);
 if (crashed.length > 0) {
   console.error(`Scenario${crashed.length === 1 ? '' : 's'} that did not finish: ${crashed.map((r) => r.name).join(', ')}`);
   process.exitCode = 1;
