@@ -12,6 +12,7 @@ import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { coordinatorFor } from '../engine/choose-coordinator.ts';
 import { Engine } from '../engine/engine.ts';
 import { recoverPackageSwaps, swapOwner } from '../engine/migration/package-swap.ts';
+import { startTracing } from '../engine/tracing/start-tracing.ts';
 import { recordServerAddress } from '../core/server-address.ts';
 import { openStore } from '../store/open-store.ts';
 import type { ServerConfig } from './config.ts';
@@ -48,6 +49,13 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
+    // OTEL_* variables may turn tracing on (docs/engine.md, "Traces"); off, no OpenTelemetry module
+    // is loaded. Closed last: the spans of the productions' stop are exported too.
+    const tracing = await startTracing();
+    if (tracing) {
+      cleanups.push(() => tracing.shutdown());
+      say(tracing.description);
+    }
     const store = await openStore(config.store ? { url: config.store } : { sqlitePath: join(config.home, 'conveyor.db'), durability: config.durability });
     cleanups.push(() => store.close());
     for (const namespace of config.namespaces) await store.namespaces.create(namespace);

@@ -38,7 +38,7 @@ describe('traces of a production (SQLite, real Python workers)', () => {
 
   it('makes one trace of service → process → operation, each hop under the Python call that sent it', async () => {
     await user.start('Traced.Production');
-    await eventually(() => named('service Pulse').length > 0 || undefined, 'the service span to end');
+    await eventually(async () => (await user.log.top(100)).some((entry) => entry.text === 'poll 3') || undefined, 'three polls');
     await user.stop();
 
     const service = only('service Pulse');
@@ -48,6 +48,8 @@ describe('traces of a production (SQLite, real Python workers)', () => {
     const operation = only('operation Ledger');
     const operationCall = named('python on_message').find((span) => parentOf(span) === idOf(operation))!;
 
+    // Idle polls (the second on) export nothing.
+    expect(named('python on_process_input')).toEqual([serviceCall]);
     // The tree: each span's parent is the one above it; one trace from the service's poll down.
     expect(parentOf(service)).toBeUndefined();
     expect(serviceCall).toBeDefined();

@@ -10,6 +10,9 @@
  *   for Python components (the round trip to the worker), `on_message`… for built-in ones.
  * Messages sent during a call carry that call's span as their traceparent, so the next hop hangs
  * under the Python code that sent it.
+ *
+ * A service input that sent nothing and did not fail (an idle poll, every CallInterval) is marked
+ * idle and not exported: a polling service would otherwise fill the backend with empty traces.
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { defaultResource, detectResources, envDetector, hostDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
@@ -18,6 +21,8 @@ import {
   BatchSpanProcessor,
   ConsoleSpanExporter,
   SimpleSpanProcessor,
+  type ReadableSpan,
+  type Span as SdkSpan,
   type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
@@ -32,6 +37,29 @@ import { formatTraceParent, parseTraceParent } from './traceparent.ts';
 import type { TracingConfig } from './tracing-config.ts';
 
 const instrumentationName = 'conveyor.engine';
+/** Set on the spans of a service input that sent nothing: they are not exported. */
+const idle = 'conveyor.idle';
+
+/** Passes every span on to `next` except idle ones. */
+class SkipIdleSpans implements SpanProcessor {
+  constructor(private readonly next: SpanProcessor) {}
+
+  onStart(span: SdkSpan, parent: Context): void {
+    this.next.onStart(span, parent);
+  }
+
+  onEnd(span: ReadableSpan): void {
+    if (span.attributes[idle] !== true) this.next.onEnd(span);
+  }
+
+  forceFlush(): Promise<void> {
+    return this.next.forceFlush();
+  }
+
+  shutdown(): Promise<void> {
+    return this.next.shutdown();
+  }
+}
 
 /** The context a span continues: the parent a traceparent names, or a new trace. */
 function parentContext(traceParent: string | null | undefined): Context {
@@ -59,6 +87,7 @@ function recordFailure(span: Span, error: unknown): void {
 
 class OtelHop implements Hop {
   private readonly traceParent: string;
+  private failed = false;
 
   constructor(
     private readonly span: Span,
@@ -76,11 +105,16 @@ class OtelHop implements Hop {
   }
 
   fail(error: string): void {
+    this.failed = true;
     this.span.setStatus({ code: SpanStatusCode.ERROR, message: error });
   }
 
   end(sessionId?: number | null): void {
-    if (!this.hasSession && sessionId !== undefined && sessionId !== null) this.span.setAttribute('conveyor.session.id', sessionId);
+    if (!this.hasSession) {
+      // A service's input: its session exists once it sent something; nothing sent and no failure is an idle poll.
+      if (sessionId !== undefined && sessionId !== null) this.span.setAttribute('conveyor.session.id', sessionId);
+      else if (!this.failed) this.span.setAttribute(idle, true);
+    }
     this.span.end();
   }
 }
@@ -142,7 +176,9 @@ class TracedInstance implements ComponentInstance {
     const hop = call.traceParent;
     call.traceParent = traceParentOf(span);
     try {
-      return await run();
+      const reply = await run();
+      if (call.request === null && call.sessionId === null) span.setAttribute(idle, true);
+      return reply;
     } catch (error) {
       recordFailure(span, error);
       throw error;
@@ -204,7 +240,10 @@ export function tracingResource(): Resource {
 }
 
 export function tracerWith(processors: SpanProcessor[], resource: Resource = tracingResource()): OtelMessageTracer {
-  return new OtelMessageTracer(processors, resource);
+  return new OtelMessageTracer(
+    processors.map((processor) => new SkipIdleSpans(processor)),
+    resource,
+  );
 }
 
 async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
