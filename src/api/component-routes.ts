@@ -35,6 +35,16 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineOpe
     });
   }
 
+  serve(scope, catalog, contract.serviceInput, async (request) => {
+    const namespace = await namespaceOf(request, engine);
+    const { service, classname, body } = request.body;
+    if (service === '') throw new ConveyorError('ERR_INVALID_INPUT', 'service is required: the config name of the business service');
+    const chosenClass = given(classname);
+    const input = body === undefined || body === null || body === '' ? {} : body;
+    const result = await namespace.processInput({ service, ...(chosenClass ? { classname: chosenClass } : {}), body: input });
+    return { classname: result.classname, body: result.body, session_id: result.sessionId };
+  });
+
   serve(scope, catalog, contract.queues, async (request) => {
     const namespace = await namespaceOf(request, engine);
     const definition = await namespace.getDefinition(given(request.query.production));

@@ -78,6 +78,7 @@ describe('GET /openapi.json', () => {
       { op: 'post /api/iop/component/stop', url: '/api/iop/component/stop', payload: { component: 'Python.FileOperation' } },
       { op: 'post /api/iop/component/start', url: '/api/iop/component/start', payload: { component: 'Python.FileOperation' } },
       { op: 'post /api/iop/component/restart', url: '/api/iop/component/restart', payload: { component: 'Python.FileOperation' } },
+      { op: 'post /api/iop/component/input', url: '/api/iop/component/input', payload: { service: 'Python.FileService', body: { a: 1 } } },
       { op: 'get /api/iop/queues', url: '/api/iop/queues' },
       { op: 'get /api/iop/connections', url: '/api/iop/connections' },
       { op: 'get /api/iop/nodes', url: '/api/iop/nodes' },

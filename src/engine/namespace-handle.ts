@@ -22,6 +22,8 @@ import type {
   MigrationReport,
   NamespaceOperations,
   ProductionSummary,
+  ServiceInput,
+  ServiceInputResult,
   TestRequest,
   TestResult,
 } from './namespace-operations.ts';
@@ -139,6 +141,18 @@ export class NamespaceHandle implements NamespaceOperations {
       ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
     });
     return { ...replyText(result.reply), sessionId: result.sessionId, durationMs: result.durationMs };
+  }
+
+  async processInput(request: ServiceInput): Promise<ServiceInputResult> {
+    const running = this.director.state === 'running' ? this.director.running : null;
+    if (!running) {
+      throw new ConveyorError('ERR_PRODUCTION_NOT_RUNNING', `No production is running in namespace ${this.name}: cannot send input to ${request.service}`);
+    }
+    const body = testRequestBody(request.classname, request.body);
+    if (body.encoding === 'json') assertJsonObjectText(body.data);
+    // The wait is on user code: the bridge's call budget bounds on_process_input (a synchronous send has its own).
+    const { result, sessionId } = await running.processInput(request.service, body);
+    return { ...replyText(result), sessionId };
   }
 
   async migrate(settingsPath: string): Promise<MigrationReport> {

@@ -43,6 +43,8 @@ export interface NamespaceOperations {
 
   /** Sends a test request to an item of the running production and waits for its reply. */
   test(request: TestRequest): Promise<TestResult>;
+  /** Pushes one input into a business service of the running production (its on_process_input runs on it). */
+  processInput(request: ServiceInput): Promise<ServiceInputResult>;
   /** Runs the settings.py migration of a folder already on this machine. */
   migrate(settingsPath: string): Promise<MigrationReport>;
   /**
@@ -140,6 +142,22 @@ export interface TestRequest {
   restart?: boolean;
   /** How long to wait for the reply, in ms (default 300 s; beyond the spec). */
   timeoutMs?: number;
+}
+
+export interface ServiceInput {
+  service: string;
+  /** Python message class (`module.Class`) or a native class; absent → empty request. */
+  classname?: string;
+  /** The input: a JSON object, or a JSON text. Default `{}`. */
+  body?: unknown;
+}
+
+export interface ServiceInputResult {
+  /** What on_process_input returned ('' and '' for nothing). */
+  classname: string;
+  body: string;
+  /** The session the input opened, null when the service sent nothing. */
+  sessionId: number | null;
 }
 
 export interface TestResult {

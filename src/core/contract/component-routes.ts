@@ -4,7 +4,7 @@
  * Failures answer with the status of their error code (404 unknown item, 409 not running, …).
  */
 import { Type } from 'typebox';
-import { closed, errorReply, namespaceBody, namespaceQuery, noQuery, ok, route } from './route.ts';
+import { anyJson, closed, errorReply, namespaceBody, namespaceQuery, noQuery, ok, route } from './route.ts';
 
 const tag = 'Components';
 const productionQuery = namespaceQuery({ production: Type.Optional(Type.String({ description: 'Production name (default: the default production)' })) });
@@ -36,6 +36,30 @@ function componentAction<const S extends string>(action: string, status: S, summ
 export const componentStart = componentAction('start', 'started', 'Enable and start one item of the running production');
 export const componentStop = componentAction('stop', 'stopped', 'Stop and disable one item of the running production');
 export const componentRestart = componentAction('restart', 'restarted', 'Restart one item (its Python code is re-imported)');
+
+export const serviceInput = route({
+  method: 'POST',
+  path: '/component/input',
+  role: 'operator',
+  spec: false,
+  tag,
+  summary:
+    "Push one input into a business service of the running production, as its adapter would: the service's on_process_input runs on it (flow tests; conveyor_testing)",
+  querystring: namespaceQuery(),
+  body: namespaceBody({
+    service: Type.String({ description: 'Config name of the business service' }),
+    classname: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Python message class `module.Class` of the input; omitted: an empty Ens.Request' })),
+    body: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'The input, a JSON object or JSON text (default {})' })),
+  }),
+  replies: {
+    ...ok(
+      "What on_process_input returned ('' and '' for nothing), and the session the input opened (null when it sent nothing)",
+      closed({ classname: Type.String(), body: Type.String(), session_id: Type.Union([Type.Integer(), Type.Null()]) }),
+    ),
+    404: { description: 'No such item', schema: errorReply },
+    409: { description: 'The production or the service is not running', schema: errorReply },
+  },
+});
 
 export const queues = route({
   method: 'GET',

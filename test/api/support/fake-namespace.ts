@@ -100,6 +100,8 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     getDefinition: (production) => fake.getDefinition(name, production),
     putDefinition: (definition) => fake.putDefinition(name, definition),
     test: (request) => fake.test(name, request),
+    // Echoes the input as if the service returned it (no Python here).
+    processInput: async (request) => ({ classname: request.classname ?? '', body: JSON.stringify(request.body ?? {}), sessionId: null }),
     migrate: (settingsPath) => fake.migrate(name, settingsPath),
     migratePackage: (upload) => fake.migratePackage(name, upload),
     items: () => fake.items(name),
