@@ -1,6 +1,6 @@
 /**
- * The one-request actions of `cli`: default, list, status, stop/kill/restart/update, export, start
- * detached, test and the JSON-schema import. Each writes its result on stdout in the spec's format.
+ * The one-request actions of `cli`: default, list, status, stop/kill/restart/update, export, test and
+ * the JSON-schema import. Each writes its result on stdout in the spec's format.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { ConveyorError } from '../core/errors.ts';
 import { testBody } from '../client/api-client.ts';
 import { effectiveDefault, type CommandContext } from './context.ts';
 import { formatList, formatStatus, formatTestReply, toCliExport, toJson } from './output-format.ts';
+import { withProgress } from './progress-watch.ts';
 
 export async function defaultAction({ command, client, io }: CommandContext): Promise<void> {
   if (command.value !== undefined) {
@@ -37,10 +38,16 @@ const lifecycle = {
 
 const pastTense = { stop: 'stopped', kill: 'killed', restart: 'restarted', update: 'updated' } as const;
 
-/** `-S`, `-k`, `-r`, `-u`: the operation, then `Production <name> <stopped|killed|…>`. */
+const presentTense = { stop: 'Stopping', kill: 'Killing', restart: 'Restarting', update: 'Updating' } as const;
+
+/**
+ * `-S`, `-k`, `-r`, `-u`: the operation, with its items' progress on stderr while it runs, then
+ * `Production <name> <stopped|killed|…>` on stdout.
+ */
 export async function lifecycleAction(operation: keyof typeof lifecycle, ctx: CommandContext): Promise<void> {
   const before = await ctx.client.status();
-  await lifecycle[operation](ctx);
+  const title = `${presentTense[operation]} ${before.production || 'the production'}`;
+  await withProgress(ctx, operation, title, before.production, () => lifecycle[operation](ctx));
   const name = before.production || (await ctx.client.getDefault());
   ctx.io.out(name ? `Production ${name} ${pastTense[operation]}` : `Production ${pastTense[operation]}`);
 }
@@ -48,12 +55,6 @@ export async function lifecycleAction(operation: keyof typeof lifecycle, ctx: Co
 export async function exportAction({ command, client, io }: CommandContext): Promise<void> {
   const name = command.value ?? (await effectiveDefault(client));
   io.out(toJson(toCliExport(await client.exportProduction(name))));
-}
-
-export async function startDetachedAction({ command, client, io }: CommandContext): Promise<void> {
-  const name = command.value ?? (await effectiveDefault(client));
-  const reply = await client.start(name);
-  io.out(`Production ${reply.production || name} started`);
 }
 
 export async function testAction({ command, client, io }: CommandContext): Promise<void> {

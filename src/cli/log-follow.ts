@@ -1,11 +1,10 @@
 /**
- * `-L` and attached `-s`: the event log printed as it arrives, by polling `GET /log?since_id=` (ids are
- * strictly increasing, so nothing is printed twice). Ctrl+C ends the tail; for `-s` it first stops the
- * production that the command started.
+ * `-L` and attached `-s` (start-action.ts): the event log printed as it arrives, by polling
+ * `GET /log?since_id=` (ids are strictly increasing, so nothing is printed twice). Ctrl+C ends the tail.
  */
 import type { ConveyorClient } from '../client/api-client.ts';
 import type { LogEntryWire } from '../client/replies.ts';
-import { effectiveDefault, type CliIo, type CommandContext } from './context.ts';
+import type { CliIo, CommandContext } from './context.ts';
 import { formatLogLine, useColour } from './output-format.ts';
 
 const pollIntervalMs = 500;
@@ -20,28 +19,8 @@ export async function logAction({ command, client, io }: CommandContext): Promis
   await followUntilInterrupted(client, lastId(recent, 0), print, io);
 }
 
-export async function startAttachedAction({ command, client, io }: CommandContext): Promise<void> {
-  const name = command.value ?? (await effectiveDefault(client));
-  // Only what the start produces is shown: remember where the log stands before it.
-  const since = lastId(await client.logTop(1), 0);
-  const reply = await client.start(name);
-  const started = reply.production || name;
-  io.err(`Production '${started}' started. Showing its log; press Ctrl+C to stop the production.`);
-  await followUntilInterrupted(client, since, printer(io), io);
-  io.err(`Stopping production ${started}...`);
-  const removeSecond = io.onInterrupt(() => {
-    io.err('Interrupted again: leaving without waiting for the stop to finish.');
-    process.exit(130);
-  });
-  try {
-    await client.stop();
-  } finally {
-    removeSecond();
-  }
-  io.err(`Production ${started} stopped`);
-}
-
-function printer(io: CliIo): (entry: LogEntryWire) => void {
+/** Prints a log entry as `-L` does (coloured on a terminal). */
+export function printer(io: CliIo): (entry: LogEntryWire) => void {
   const colour = useColour(io.stdoutIsTty, io.env);
   return (entry) => io.out(formatLogLine(entry, colour));
 }

@@ -1,6 +1,7 @@
 /**
  * `cli`: parse, pick the mode, build the one API client over the mode's transport, run the action.
- * Exit codes: 0 success, 1 failure (`Error: …` on stderr), 2 usage error (usage on stderr).
+ * Exit codes: 0 success, 1 failure (`Error: …` on stderr), 2 usage error (usage on stderr), 130 after
+ * Ctrl+C cancelled a start (the state it left is on stderr).
  */
 import { ConveyorClient } from '../client/api-client.ts';
 import { createNodeTransport } from '../client/node-transport.ts';
@@ -13,10 +14,12 @@ import type { CliIo, CommandContext } from './context.ts';
 import { helpAction } from './help.ts';
 import { initAction } from './init-action.ts';
 import { createLocalTransport } from './local-server.ts';
-import { logAction, startAttachedAction } from './log-follow.ts';
+import { CommandInterrupted } from './interrupted.ts';
+import { logAction } from './log-follow.ts';
 import { migrateAction } from './migrate-action.ts';
 import { cliEnv, resolveMode, type Mode } from './mode.ts';
 import { packageVersion } from './package-info.ts';
+import { startAction } from './start-action.ts';
 
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let transport: Transport | undefined;
@@ -87,7 +90,7 @@ function dispatch(ctx: CommandContext): Promise<void> {
     case 'status':
       return actions.statusAction(ctx);
     case 'start':
-      return command.detach ? actions.startDetachedAction(ctx) : startAttachedAction(ctx);
+      return startAction(ctx);
     case 'stop':
     case 'kill':
     case 'restart':
@@ -111,6 +114,10 @@ function dispatch(ctx: CommandContext): Promise<void> {
 }
 
 export function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CommandInterrupted) {
+    io.err(error.message);
+    return error.exitCode;
+  }
   if (isConveyorError(error, 'ERR_USAGE')) {
     io.err(usageLine);
     io.err(`cli: error: ${error.message}`);

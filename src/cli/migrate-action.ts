@@ -9,6 +9,8 @@ import { ConveyorError, isConveyorError } from '../core/errors.ts';
 import type { MigrateReport } from '../client/replies.ts';
 import type { CommandContext } from './context.ts';
 import { collectPackageFiles } from './package-files.ts';
+import { progressStyle, type ProgressView } from './progress-view.ts';
+import { viewFor } from './progress-watch.ts';
 import { readRemoteSettings } from './remote-settings.ts';
 
 export const defaultPackageName = 'python';
@@ -24,7 +26,16 @@ export async function migrateAction(ctx: CommandContext): Promise<void> {
   io.out(`Migrated ${settingsPath}`);
 }
 
+/**
+ * The server runs the settings file and writes every registration in one transaction: there are no
+ * items to count, so a terminal gets a spinner with the phase (plain output gets nothing extra).
+ */
+function migrationSpinner(ctx: CommandContext, settingsPath: string): ProgressView | undefined {
+  return progressStyle(ctx.io) === 'live' ? viewFor(ctx.io, `Migrating ${settingsPath} (running it, then registering what it declares)`) : undefined;
+}
+
 async function migrateInPlace(ctx: CommandContext, settingsPath: string): Promise<MigrateReport> {
+  const spinner = migrationSpinner(ctx, settingsPath);
   try {
     return await ctx.client.migrateLocal(settingsPath);
   } catch (error) {
@@ -39,6 +50,8 @@ async function migrateInPlace(ctx: CommandContext, settingsPath: string): Promis
       );
     }
     throw error;
+  } finally {
+    spinner?.finish();
   }
 }
 
@@ -56,11 +69,21 @@ async function uploadAndMigrate(ctx: CommandContext, settingsPath: string): Prom
     ...(settingsFile === 'settings.py' ? {} : { settings_file: settingsFile }),
   };
   io.err(`Uploading ${collected.files.length} files (${formatBytes(collected.bytes)}) from ${dirname(settingsPath)} as package ${packageName}`);
-  const progress = io.stderrIsTty ? await progressBar() : undefined;
+  const progress = progressStyle(io) === 'live' ? await progressBar() : undefined;
+  let spinner: ProgressView | undefined;
+  // Once the last byte is sent, the server runs the migration: the bar gives way to a spinner.
+  const update = (sent: number, total: number) => {
+    if (spinner) return;
+    progress?.update(sent, total);
+    if (sent < total) return;
+    progress?.stop();
+    spinner = migrationSpinner(ctx, settingsPath);
+  };
   try {
-    return await client.migrate(upload, progress?.update);
+    return await client.migrate(upload, update);
   } finally {
     progress?.stop();
+    spinner?.finish();
   }
 }
 
@@ -82,6 +105,7 @@ async function progressBar(): Promise<{ update: (sent: number, total: number) =>
     },
     stop: () => {
       if (begun) bar.stop();
+      begun = false;
     },
   };
 }

@@ -128,8 +128,8 @@ describe('cli in remote mode', () => {
     expect(JSON.parse((await cli(['-e', 'Echo.Production'])).stdout)).toEqual(exported);
   });
 
-  it('-s NAME -D starts and returns; -x and -l show it running', async () => {
-    expect(await cli(['-s', 'Echo.Production', '-D'])).toEqual({ code: 0, stdout: 'Production Echo.Production started\n', stderr: '' });
+  it('-s NAME -D starts and returns, each item on stderr as it starts; -x and -l show it running', async () => {
+    expect(await cli(['-s', 'Echo.Production', '-D'])).toEqual({ code: 0, stdout: 'Production Echo.Production started\n', stderr: 'Echo.Operation started\n' });
     expect(JSON.parse((await cli(['-x'])).stdout)).toEqual({ Production: 'Echo.Production', Status: 'running' });
     const listed = JSON.parse((await cli(['-l'])).stdout)['Echo.Production'];
     expect(listed.Status).toBe('Running');
@@ -163,10 +163,10 @@ describe('cli in remote mode', () => {
     expect((await cli(['-L', '1'], { FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
   });
 
-  it('-u, -r, -S and -k act on the running production and say so', async () => {
+  it('-u, -r, -S and -k act on the running production and say so (the items they stop and start on stderr)', async () => {
     expect(await cli(['-u'])).toEqual({ code: 0, stdout: 'Production Echo.Production updated\n', stderr: '' });
-    expect(await cli(['-r'])).toEqual({ code: 0, stdout: 'Production Echo.Production restarted\n', stderr: '' });
-    expect(await cli(['-S'])).toEqual({ code: 0, stdout: 'Production Echo.Production stopped\n', stderr: '' });
+    expect(await cli(['-r'])).toEqual({ code: 0, stdout: 'Production Echo.Production restarted\n', stderr: 'Echo.Operation stopped\nEcho.Operation started\n' });
+    expect(await cli(['-S'])).toEqual({ code: 0, stdout: 'Production Echo.Production stopped\n', stderr: 'Echo.Operation stopped\n' });
     expect(JSON.parse((await cli(['-x'])).stdout).Status).toBe('stopped');
     await cli(['-s', '-D']);
     expect(await cli(['-k'])).toEqual({ code: 0, stdout: 'Production Echo.Production killed\n', stderr: '' });
