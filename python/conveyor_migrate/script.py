@@ -17,11 +17,13 @@ from .productions import register_productions
 
 
 def load_settings(path):
+    """Imports the settings file under its own stem (IoP 4: any file name works), its folder first on sys.path."""
     root = os.path.dirname(path)
     sys.path.insert(0, root)
-    spec = importlib.util.spec_from_file_location('settings', path)
+    name = os.path.splitext(os.path.basename(path))[0] or 'settings'
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules['settings'] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 

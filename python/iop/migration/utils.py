@@ -93,7 +93,7 @@ def _register_settings(classes):
     import tempfile
 
     folder = tempfile.mkdtemp(prefix='iop-register-')
-    path = os.path.join(folder, 'settings.py')
+    path = os.path.join(folder, 'iop_class_registration.py')  # not `settings`: user code may import its own
     with open(path, 'w', encoding='utf-8') as out:
         out.write(f'CLASSES = {classes!r}\n')
     try:

@@ -468,7 +468,7 @@ class Production:
 
     def _current(self, other):
         if other is None:
-            return type(self).from_iris(self.name, namespace=self.namespace, director=self._director)
+            return stored_or_blank(self.name, self.namespace, self._director)[0]
         if isinstance(other, Production):
             return other
         if isinstance(other, dict):
@@ -518,6 +518,35 @@ class Production:
         except Exception:
             queues = None
         return cls.from_dict(export, connections=connections, queue_info=queues, namespace=namespace, director=director)
+
+
+def is_missing_production(error):
+    """True for the server's answer to a production that is not stored (yet)."""
+    return getattr(error, 'code', '') == 'ERR_PRODUCTION_NOT_FOUND' or 'does not exist' in str(error)
+
+
+def stored_or_blank(name, namespace=None, director=None):
+    """(the stored production, its export) — or an empty production and None when none is stored yet,
+    so that a first plan adds every item."""
+    from ._runtime import resolve_director
+
+    chosen = resolve_director(director, namespace)
+    try:
+        export = chosen.export_production(name)
+    except Exception as error:
+        if not is_missing_production(error):
+            raise
+        return Production._blank(name, namespace=namespace, director=director), None
+    connections = _optional(lambda: chosen.export_production_connections(name))
+    queues = _optional(lambda: chosen.export_production_queue_info(name))
+    return Production.from_dict(export, connections=connections, queue_info=queues, namespace=namespace, director=director), export
+
+
+def _optional(call):
+    try:
+        return call()
+    except Exception:  # older servers: no runtime edges or queue metadata
+        return None
 
 
 def _truthy(value):

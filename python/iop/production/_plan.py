@@ -395,7 +395,7 @@ def create_backup(backup_dir, plan, current, current_export, connections, queues
     def write(name, value):
         (path / name).write_text(json.dumps(value, indent=2, sort_keys=True, default=str) + '\n', encoding='utf-8')
 
-    write('production.json', current_export)
+    write('production.json', current_export if current_export is not None else {})
     (path / 'production.xml').write_text(current.to_xml(), encoding='utf-8')
     write('connections.json', connections or {})
     write('queues.json', queues or {})
@@ -423,17 +423,15 @@ def apply_plan(desired, plan, *, allow_destructive=False, backup_dir='.iop/backu
     if getattr(director, 'is_remote', False) is True:
         raise RuntimeError('Remote production plan apply is not supported in v1. Run --apply-plan against the local Conveyor home, '
                            'or migrate the settings file remotely (-m).')
-    export = director.export_production(desired.name) if plan is None or plan.operations else None
-    current = Production.from_dict(export, namespace=desired.namespace) if export is not None else None
+    from ._model import stored_or_blank
+
+    current, export = stored_or_blank(desired.name, desired.namespace, director)
     if plan is None:
         plan = build_plan(desired, current)
     applicable = plan.operations_for_apply(allow_destructive)
     skipped = [_operation_result(op, 'skipped', _skip_message(op)) for op in plan.operations if not op.can_apply(allow_destructive=allow_destructive)]
     if not applicable:
         return ProductionApplyResult(plan.id, plan.production_name, tuple(skipped), False, '')
-    if current is None:
-        export = director.export_production(desired.name)
-        current = Production.from_dict(export, namespace=desired.namespace)
     if fingerprint(current) != plan.source_fingerprint:
         raise RuntimeError('Cannot apply production plan: current IRIS production changed since the plan was created. '
                            'Create a new plan and review it before applying.')
@@ -517,8 +515,10 @@ def verify_against(plan, current):
 def verify_plan(production, plan):
     from ._model import Production
 
+    from ._model import stored_or_blank
+
     name = plan.production_name or production.name
-    return verify_against(plan, Production.from_iris(name, namespace=production.namespace, director=production._director))
+    return verify_against(plan, stored_or_blank(name, production.namespace, production._director)[0])
 
 
 def rollback_backup(path, *, director=None, namespace=None, allow_destructive=False, update=True):
@@ -535,6 +535,8 @@ def rollback_backup(path, *, director=None, namespace=None, allow_destructive=Fa
     if getattr(chosen, 'is_remote', False) is True:
         raise RuntimeError('Remote production rollback is not supported in v1.')
     export = json.loads((folder / 'production.json').read_text(encoding='utf-8'))
+    if not export:
+        raise RuntimeError(f'The backup {folder} holds no production: none was stored when it was taken. Delete the production instead.')
     restored = Production.from_dict(export)
     try:
         chosen.apply_production_definition(restored.to_dict(), allow_destructive=True, update=update)

@@ -206,7 +206,7 @@ def register_classes(entries, director, *, root_path=None):
         lines.append(f'    {name!r}: {{"module": {component_class.__module__!r}, "class": {component_class.__qualname__!r}, "path": {root!r}}},')
     lines.append('}')
     folder = tempfile.mkdtemp(prefix='iop-register-')
-    path = os.path.join(folder, 'settings.py')
+    path = os.path.join(folder, 'iop_class_registration.py')  # not `settings`: user code may import its own
     with open(path, 'w', encoding='utf-8') as out:
         out.write('\n'.join(lines) + '\n')
     try:

@@ -11,9 +11,10 @@ import urllib.parse
 class HTTPError(RuntimeError):
     """A non-2xx answer: `status` and the server's error text."""
 
-    def __init__(self, status, reason, error):
+    def __init__(self, status, reason, error, code=''):
         self.status = status
         self.error = error
+        self.code = code
         super().__init__(f'{status} {reason}: {error}')
 
 
@@ -82,12 +83,14 @@ class JsonClient:
             connection.close()
         text = payload.decode('utf-8', errors='replace')
         if not 200 <= response.status < 300:
+            code = ''
             try:
                 parsed = json.loads(text)
                 error = parsed.get('error') or parsed.get('message') or text if isinstance(parsed, dict) else text
+                code = parsed.get('code', '') if isinstance(parsed, dict) else ''
             except ValueError:
                 error = text or response.reason
-            raise HTTPError(response.status, response.reason, error)
+            raise HTTPError(response.status, response.reason, error, code)
         if raw:
             return text
         if not text.strip():

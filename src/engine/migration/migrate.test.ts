@@ -83,13 +83,15 @@ describe('migrateSettings with an IoP-style package', () => {
       classpaths: [fixtureDir, join(fixtureDir, 'other')],
     });
     const settingOp = await store.classes.get('USER', 'UnitTest.MySettingOperation');
+    // IoP 4's metadata rides along: datatype, category, required, editor control, target flag.
+    const plain = { category: '', required: false, control: '', isTarget: false };
     expect(settingOp?.settings).toEqual([
-      { name: 'my_bool_var', type: 'bool', defaultValue: '0', description: '' },
-      { name: 'my_float_var', type: 'float', defaultValue: '0.0', description: '' },
-      { name: 'my_int_var', type: 'int', defaultValue: '0', description: '' },
-      { name: 'my_none_var', type: 'str', defaultValue: null, description: '' },
-      { name: 'my_str_var', type: 'str', defaultValue: 'foo', description: '' },
-      { name: 'my_untyped_var', type: 'str', defaultValue: null, description: '' },
+      { name: 'my_bool_var', type: 'bool', defaultValue: '0', description: '', dataType: 'Boolean', ...plain },
+      { name: 'my_float_var', type: 'float', defaultValue: '0.0', description: '', dataType: 'Numeric', ...plain },
+      { name: 'my_int_var', type: 'int', defaultValue: '0', description: '', dataType: 'Integer', ...plain },
+      { name: 'my_none_var', type: 'str', defaultValue: null, description: '', dataType: 'String', ...plain },
+      { name: 'my_str_var', type: 'str', defaultValue: 'foo', description: '', dataType: 'String', ...plain },
+      { name: 'my_untyped_var', type: 'str', defaultValue: null, description: '', dataType: 'String', ...plain },
     ]);
   });
 

@@ -1,0 +1,109 @@
+/**
+ * IoP 4's Python API end to end: a real `conveyor serve`, real python3 processes using `iop` 4.x
+ * (Production DSL, migrate, start, test, from_iris, plan / apply / verify / rollback) over the home's
+ * socket; then IoP 4.1.1's own stdlib-only demos, run unchanged from a fetched copy of IoP.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultInterpreter, pythonSdkDir } from '../../src/bridge/index.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const fixtures = fileURLToPath(new URL('../fixtures/python/iop4', import.meta.url));
+// IoP's sources are not part of this repository: the demos run from a fetched copy when one is present.
+const iopCopy = process.env['IOP_V411_DIR'] ?? '/tmp/iop-v4.1.1';
+const iopDemos = join(iopCopy, 'demo', 'python');
+
+function python(args: string[], cwd: string, env: Record<string, string>) {
+  const run = spawnSync(defaultInterpreter(), args, {
+    cwd,
+    env: { ...process.env, PYTHONPATH: pythonSdkDir, IOP_URL: '', IOP_SETTINGS: '', ...env },
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
+  return { code: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+describe('IoP 4 Python API against a running server', () => {
+  const dir = tempDir('conveyor-iop4-');
+  const home = join(dir.path, 'home');
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    mkdirSync(home, { recursive: true, mode: 0o700 });
+    server = await startServerProcess(home);
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.kill();
+    dir.remove();
+  });
+
+  it('migrates a DSL production, polls, tests through a route, plans, applies, verifies and rolls back', () => {
+    const work = join(dir.path, 'work');
+    mkdirSync(work);
+    const run = python([join(fixtures, 'drive.py')], fixtures, { CONVEYOR_HOME: home, IOP4_WORK: work });
+    expect(run.code, run.out).toBe(0);
+    const line = run.out.split('\n').find((text) => text.startsWith('REPORT '));
+    expect(line, run.out).toBeDefined();
+    const report = JSON.parse(line!.slice('REPORT '.length)) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      diff_after_migrate: false,
+      polled: true,
+      test: 't x6',
+      test_through_route: 'r x3',
+      plan: ['set_setting', 'set_item_field'],
+      apply: { applied: 2, failed: 0, skipped: 0 },
+      verify: true,
+      test_after_apply: 't x10',
+      rollback: ['rollback'],
+      factor_after_rollback: '3',
+      status: { Production: 'Demo.Iop4Orders', Status: 'stopped' },
+    });
+    expect(String(report['graph'])).toContain('OrderService [Python.orders.OrderService]\n    Output -> OrderRouter');
+  }, 240_000);
+
+  describe.skipIf(!existsSync(iopDemos))(`IoP 4.1.1 demos, unchanged (fetched copy at ${iopCopy}; skipped when absent)`, () => {
+    it('production_change_workflow: plan, review, apply and verify the first deployment', () => {
+      const copy = join(dir.path, 'production_change_workflow');
+      cpSync(join(iopDemos, 'production_change_workflow'), copy, { recursive: true });
+      const env = { CONVEYOR_HOME: home };
+      const plan = python(['workflow.py', 'plan'], copy, env);
+      expect(plan.code, plan.out).toBe(0);
+      expect(plan.out).toContain('0002-add_item add_item items.OrderOperation [safe]');
+      expect(python(['workflow.py', 'review'], copy, env).out).toContain('Production change plan: Demo.ChangeWorkflowProduction');
+      const apply = python(['workflow.py', 'apply'], copy, env);
+      expect(apply.code, apply.out).toBe(0);
+      expect(apply.out).toContain('applied: 4, skipped: 0, failed: 0');
+      const verify = python(['workflow.py', 'verify'], copy, env);
+      expect(verify.out).toContain('success: true');
+    }, 240_000);
+
+    it('pythonic_productions: demo.py migrated as a settings file, started, then test.py reads and tests it', () => {
+      const copy = join(dir.path, 'pythonic_productions');
+      cpSync(join(iopDemos, 'pythonic_productions'), copy, { recursive: true });
+      const env = { CONVEYOR_HOME: home };
+      const start = python(['-c', "from iop.migration import utils; utils.migrate('demo.py')\nfrom iop import Production; Production.from_iris('Demo.Production').start()"], copy, env);
+      expect(start.code, start.out).toBe(0);
+      const test = python(['test.py'], copy, env);
+      expect(test.code, test.out).toBe(0);
+      expect(test.out).toContain("Test response: OrderRequest(order_id='123')");
+      expect(test.out).toContain('FileInput [Python.demo.FileService]');
+      const stop = python(['-c', "from iop import Production; Production.from_iris('Demo.Production').stop()"], copy, env);
+      expect(stop.code, stop.out).toBe(0);
+    }, 240_000);
+
+    it('declarative.py and mermaid_showcase.py render and validate', () => {
+      const copy = join(dir.path, 'pythonic_productions');
+      for (const file of ['declarative.py', 'mermaid_showcase.py']) {
+        const run = python(['-c', `import runpy\nprod = runpy.run_path('${file}')['PRODUCTIONS'][0]\nprint(prod.validate())\nprint(prod.to_mermaid())`], copy, {});
+        expect(run.code, run.out).toBe(0);
+        expect(run.out).toContain('  no issues');
+        expect(run.out).toContain('flowchart LR');
+      }
+    }, 120_000);
+  });
+});
