@@ -10,6 +10,7 @@ import { installAuth } from './auth.ts';
 import { ClassDocumentStore } from './class-documents.ts';
 import { installCrossOrigin } from './cross-origin.ts';
 import { registerComponentRoutes } from './component-routes.ts';
+import { registerDefinitionRoutes } from './definition-routes.ts';
 import { registerNodesRoute } from './nodes-route.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
 import { frameworkErrorReply, installErrorReplies, installJsonParser } from './error-replies.ts';
@@ -82,6 +83,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerSpecRoutes(scope, engine, resolved, recordIn);
     registerMigrateRoute(scope, engine, resolved, recordIn);
     registerComponentRoutes(scope, engine, recordIn);
+    registerDefinitionRoutes(scope, engine, recordIn);
     registerNodesRoute(scope, engine, recordIn);
     registerUserRoutes(scope, options.users, recordIn);
     registerOpenApiRoute(scope, recordIn, catalog, resolved);

@@ -1,16 +1,26 @@
 /**
  * Beyond the spec, in the shapes of IoP 4 (iop-reference §3.9): start, stop and restart one item of the
- * running production, and the queue and connection views of a production. Failures answer with the
+ * running production, the queue and connection views of a production, and the class bindings (list,
+ * unbind). Failures answer with the
  * status of their error code (404 unknown item, 409 not running, …) and `{error}`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ClassBinding } from '../core/components.ts';
+import type { ClassBinding, ComponentKind } from '../core/components.ts';
 import * as contract from '../core/contract/component-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
 import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 import { given } from './spec-routes.ts';
+
+/** The IoP base class a proxy of each kind extends (what IoP's GET /bindings reports as `super`). */
+const iopBase: Record<ComponentKind, string> = {
+  service: 'IOP.BusinessService',
+  process: 'IOP.BusinessProcess',
+  operation: 'IOP.BusinessOperation',
+  inbound_adapter: 'IOP.InboundAdapter',
+  outbound_adapter: 'IOP.OutboundAdapter',
+};
 
 function kindOf(binding: ClassBinding | undefined): 'service' | 'process' | 'operation' | 'component' {
   const kind = binding?.kind;
@@ -62,6 +72,41 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineOpe
       };
     });
     return { production: definition.name, items, warnings: [] };
+  });
+
+  serve(scope, catalog, contract.bindings, async (request) => {
+    const namespace = await namespaceOf(request, engine);
+    const unusedOnly = ['1', 'true', 'yes', 'on'].includes((request.query.unused ?? '').toLowerCase());
+    const classes = (await namespace.classes()).filter((binding) => binding.runtime === 'python');
+    const usedBy = new Map<string, Array<{ production: string; item: string }>>();
+    for (const production of Object.keys(await namespace.list())) {
+      for (const item of (await namespace.getDefinition(production)).items) {
+        usedBy.set(item.classname, [...(usedBy.get(item.classname) ?? []), { production, item: item.name }]);
+      }
+    }
+    return classes
+      .map((binding) => {
+        const uses = usedBy.get(binding.name) ?? [];
+        return {
+          class: binding.name,
+          super: iopBase[binding.kind],
+          module: binding.module ?? '',
+          classname: binding.className ?? '',
+          classpaths: binding.classpaths.join('|'),
+          used: uses.length > 0 ? (1 as const) : (0 as const),
+          used_by: uses,
+        };
+      })
+      .filter((entry) => !unusedOnly || entry.used === 0)
+      .sort((a, b) => (a.class < b.class ? -1 : a.class > b.class ? 1 : 0));
+  });
+
+  serve(scope, catalog, contract.unbind, async (request) => {
+    const namespace = await namespaceOf(request, engine);
+    const name = given(request.query.class) ?? given(request.query.classname);
+    if (name === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'class is required: the registered class name to unbind (classname is accepted as an alias)');
+    await namespace.unbindClass(name);
+    return { status: 'unbound' as const, class: name };
   });
 
   serve(scope, catalog, contract.connections, async (request) => {

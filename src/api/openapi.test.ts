@@ -103,6 +103,16 @@ describe('GET /openapi.json', () => {
       { op: 'get /api/atelier/v1/{namespace}/doc/{name}', url: '/api/atelier/v1/USER/doc/A.B.cls' },
       { op: 'post /api/atelier/v1/{namespace}/action/compile', url: '/api/atelier/v1/USER/action/compile', payload: ['A.B.cls'] },
       { op: 'get /metrics', url: '/metrics' },
+      { op: 'get /api/iop/bindings', url: '/api/iop/bindings?unused=1' },
+      { op: 'delete /api/iop/binding', url: '/api/iop/binding?class=Python.Nope', status: 404 },
+      ...(['validate', 'diff', 'plan'] as const).map((action) => ({
+        op: `post /api/iop/production/${action}`,
+        url: `/api/iop/production/${action}`,
+        payload: { definition: { name: 'Demo.Production', items: [] } },
+      })),
+      { op: 'post /api/iop/production/apply', url: '/api/iop/production/apply', payload: { definition: { name: 'Demo.Production', items: [] }, allow_destructive: true } },
+      { op: 'get /api/iop/production/previous', url: '/api/iop/production/previous?production=Demo.Production' },
+      { op: 'post /api/iop/production/rollback', url: '/api/iop/production/rollback', payload: { production: 'Demo.Production' } },
       { op: 'get /api/iop/status (error)', url: '/api/iop/status?namespace=NOPE', status: 500 },
       { op: 'post /api/iop/component/start (error)', url: '/api/iop/component/start', payload: { component: 'Nope' }, status: 409 },
     ];

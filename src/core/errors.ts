@@ -58,6 +58,26 @@ export const errorCodes = {
     summary: 'No component class is registered under that name',
     action: 'Register the class by migrating its package (`cli -m settings.py`), or correct the class name in the production or the request.',
   },
+  ERR_CLASS_IN_USE: {
+    status: 409,
+    summary: 'The component class is used by production items',
+    action: 'Remove or change the items the text names (or their productions), then unbind the class.',
+  },
+  ERR_CHANGE_BLOCKED: {
+    status: 409,
+    summary: 'The change plan holds destructive operations',
+    action: 'Review the plan (POST /production/plan, `cli --plan`); apply it with allow_destructive (`--allow-destructive`) if the deletions are intended.',
+  },
+  ERR_DEFINITION_CHANGED: {
+    status: 409,
+    summary: 'The stored production changed since the plan was made',
+    action: 'Make the plan again against the stored production, review it, and apply that one.',
+  },
+  ERR_NO_PREVIOUS_DEFINITION: {
+    status: 404,
+    summary: 'No applied change of this production is recorded',
+    action: 'Rollback restores the definition replaced by the last apply (POST /production/apply, `cli --apply-plan`); a migration or a direct edit keeps none.',
+  },
   ERR_MESSAGE_NOT_FOUND: {
     status: 404,
     summary: 'No message with that id exists',

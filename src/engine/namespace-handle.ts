@@ -28,11 +28,23 @@ import type {
   TestResult,
 } from './namespace-operations.ts';
 import { assertJsonObjectText, replyText, testRequestBody } from './test-message.ts';
+import { previousOf, withoutPrevious, withPrevious } from './definition-history.ts';
+
+/** What every stored definition satisfies: valid names and pool sizes, unique item names. */
+function checkStorable(definition: ProductionDefinition): void {
+  checkDefinition(definition);
+  const names = new Set<string>();
+  for (const item of definition.items) {
+    if (names.has(item.name)) throw new ConveyorError('ERR_INVALID_INPUT', `Item name ${item.name} appears twice in production ${definition.name}`);
+    names.add(item.name);
+  }
+}
 
 export class NamespaceHandle implements NamespaceOperations {
   readonly components: ComponentOperations;
   readonly log: LogOperations;
   readonly messages: MessageOperations;
+  private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly director: Director,
@@ -117,17 +129,43 @@ export class NamespaceHandle implements NamespaceOperations {
     if (!name) throw new ConveyorError('ERR_NO_DEFAULT_PRODUCTION', `No production was named and namespace ${this.name} has no default production`);
     const record = await this.store.productions.get(this.name, name);
     if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${name} does not exist in namespace ${this.name}`);
-    return record.definition;
+    return withoutPrevious(record.definition);
   }
 
   async putDefinition(definition: ProductionDefinition): Promise<void> {
-    checkDefinition(definition);
-    const names = new Set<string>();
-    for (const item of definition.items) {
-      if (names.has(item.name)) throw new ConveyorError('ERR_INVALID_INPUT', `Item name ${item.name} appears twice in production ${definition.name}`);
-      names.add(item.name);
-    }
+    checkStorable(definition);
     await this.store.productions.put(this.name, definition);
+  }
+
+  applyDefinition(definition: ProductionDefinition, check?: (current: ProductionDefinition | null) => void) {
+    checkStorable(definition);
+    // Applies on this node run one at a time, so `check` sees the definition the write replaces.
+    const applied = this.applying.then(async () => {
+      const record = await this.store.productions.get(this.name, definition.name);
+      const current = record ? withoutPrevious(record.definition) : null;
+      check?.(current);
+      await this.store.productions.put(this.name, withPrevious(definition, current));
+      return { previous: current };
+    });
+    this.applying = applied.catch(() => undefined);
+    return applied;
+  }
+
+  async previousDefinition(production: string): Promise<ProductionDefinition | null> {
+    const record = await this.store.productions.get(this.name, production);
+    if (!record) throw new ConveyorError('ERR_PRODUCTION_NOT_FOUND', `Production ${production} does not exist in namespace ${this.name}`);
+    return previousOf(record.definition);
+  }
+
+  async unbindClass(name: string): Promise<void> {
+    const binding = await this.store.classes.get(this.name, name);
+    if (!binding) throw new ConveyorError('ERR_CLASS_NOT_FOUND', `No component class ${name} is registered in namespace ${this.name}`);
+    if (binding.runtime !== 'python') throw new ConveyorError('ERR_INVALID_INPUT', `Cannot unbind ${name}: it is a built-in class, not a registered Python component`);
+    const users = (await this.store.productions.list(this.name)).flatMap((record) =>
+      record.definition.items.filter((item) => item.classname === name).map((item) => `${record.name}/${item.name}`),
+    );
+    if (users.length > 0) throw new ConveyorError('ERR_CLASS_IN_USE', `Cannot unbind ${name}: it is used by production items ${users.join(', ')}`);
+    await this.store.classes.delete(this.name, name);
   }
 
   async test(request: TestRequest): Promise<TestResult> {

@@ -40,6 +40,15 @@ export interface NamespaceOperations {
   getDefinition(production?: string): Promise<ProductionDefinition>;
   /** Creates or replaces a definition (the portal edits settings through it). */
   putDefinition(definition: ProductionDefinition): Promise<void>;
+  /**
+   * Creates or replaces a definition and records the one it replaces, in one write (all or nothing
+   * across kill -9). `check` sees the stored definition (null when new) first and may refuse by throwing.
+   */
+  applyDefinition(definition: ProductionDefinition, check?: (current: ProductionDefinition | null) => void): Promise<{ previous: ProductionDefinition | null }>;
+  /** The definition the last apply of this production replaced, or null. */
+  previousDefinition(production: string): Promise<ProductionDefinition | null>;
+  /** Unregisters a Python component class that no item of any production uses. */
+  unbindClass(name: string): Promise<void>;
 
   /** Sends a test request to an item of the running production and waits for its reply. */
   test(request: TestRequest): Promise<TestResult>;

@@ -135,3 +135,49 @@ export const nodes = route({
     }),
   ),
 });
+
+const bindingUse = closed({ production: Type.String(), item: Type.String() });
+
+export const bindings = route({
+  method: 'GET',
+  path: '/bindings',
+  role: 'viewer',
+  spec: false,
+  tag,
+  summary: "The registered Python component classes (IoP's bindings) and the production items using each, sorted by class",
+  querystring: namespaceQuery({
+    unused: Type.Optional(Type.String({ description: '1, true, yes or on: only the classes no item uses' })),
+  }),
+  replies: ok(
+    'Bindings',
+    Type.Array(
+      closed({
+        class: Type.String({ description: 'The registered name' }),
+        super: Type.String({ description: 'The IoP base class of its kind (IOP.BusinessOperation, …)' }),
+        module: Type.String(),
+        classname: Type.String(),
+        classpaths: Type.String({ description: 'Import folders joined by |' }),
+        used: Type.Union([Type.Literal(0), Type.Literal(1)]),
+        used_by: Type.Array(bindingUse),
+      }),
+    ),
+  ),
+});
+
+export const unbind = route({
+  method: 'DELETE',
+  path: '/binding',
+  role: 'admin',
+  spec: false,
+  tag,
+  summary: 'Unregister a Python component class that no production item uses',
+  querystring: namespaceQuery({
+    class: Type.Optional(Type.String({ description: 'The registered class name' })),
+    classname: Type.Optional(Type.String({ description: 'Alias of class' })),
+  }),
+  replies: {
+    ...ok('Unbound', closed({ status: Type.Literal('unbound'), class: Type.String() })),
+    404: { description: 'No such class', schema: errorReply },
+    409: { description: 'Production items use the class', schema: errorReply },
+  },
+});

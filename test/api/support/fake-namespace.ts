@@ -85,6 +85,15 @@ function boundDtl(fake: NamespacedFake, name: string): DtlOperations {
   };
 }
 
+/** The definitions the fake's applies replaced, per fake, namespace and production. */
+const replaced = new WeakMap<NamespacedFake, Map<string, ProductionDefinition>>();
+
+function replacedOf(fake: NamespacedFake): Map<string, ProductionDefinition> {
+  const map = replaced.get(fake) ?? new Map<string, ProductionDefinition>();
+  replaced.set(fake, map);
+  return map;
+}
+
 export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOperations {
   return {
     name,
@@ -99,6 +108,20 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     setDefault: (production) => fake.setDefault(name, production),
     getDefinition: (production) => fake.getDefinition(name, production),
     putDefinition: (definition) => fake.putDefinition(name, definition),
+    applyDefinition: async (definition, check) => {
+      const current = await fake.getDefinition(name, definition.name).catch(() => null);
+      check?.(current);
+      await fake.putDefinition(name, definition);
+      if (current) replacedOf(fake).set(`${name}/${definition.name}`, current);
+      return { previous: current };
+    },
+    previousDefinition: async (production) => {
+      await fake.getDefinition(name, production);
+      return replacedOf(fake).get(`${name}/${production}`) ?? null;
+    },
+    unbindClass: async (classname) => {
+      throw new ConveyorError('ERR_CLASS_NOT_FOUND', `This fake engine has no class to unbind (${classname})`);
+    },
     test: (request) => fake.test(name, request),
     // Echoes the input as if the service returned it (no Python here).
     processInput: async (request) => ({ classname: request.classname ?? '', body: JSON.stringify(request.body ?? {}), sessionId: null }),
