@@ -1,36 +1,17 @@
 #!/usr/bin/env node
-// The `cli` (and `conveyor-cli`) command. It runs the bundle `npm run build:cli` makes
-// (dist/cli/main.mjs: one module, about 80 ms to start) while none of the sources it was built from
-// is newer than it; otherwise the TypeScript sources through tsx's require hook (the ESM loader runs
-// in a worker thread that costs a few hundred milliseconds to boot on every command).
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+// The `cli` (and `conveyor-cli`) command: runs the compiled cli, dist/cli/main.mjs (one module,
+// about 80 ms to start), rebuilt first in a git checkout when a source is newer (build-freshness.js).
+// No source maps: a cli stack trace is never shown to its user, and parsing the map costs ~250 ms.
+import { freshBuild } from './build-freshness.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-function freshBundle() {
-  try {
-    const bundle = statSync(`${root}dist/cli/main.mjs`).mtimeMs;
-    const inputs = JSON.parse(readFileSync(`${root}dist/cli/inputs.json`, 'utf8'));
-    return inputs.every((input) => statSync(`${root}${input}`).mtimeMs <= bundle) ? `${root}dist/cli/main.mjs` : null;
-  } catch {
-    return null; // no bundle, or a source it was built from is gone
-  }
+let cli;
+try {
+  cli = freshBuild(['cli'], 'cli');
+} catch (error) {
+  process.stderr.write(`Error: ${error.message}\n`);
+  process.exit(1);
 }
-
-async function loadMain() {
-  const bundle = freshBundle();
-  if (bundle) return (await import(bundle)).main;
-  const require = createRequire(import.meta.url);
-  require('tsx/cjs/api').register();
-  // tsx turns on Node's source maps; Node would then parse the map of every module it loads (about
-  // 250 ms a command with the route declarations). A cli stack trace is never shown to its user.
-  process.setSourceMapsEnabled(false);
-  return require('../src/cli/main.ts').main;
-}
-
-const main = await loadMain();
+const { main } = await import(cli);
 const code = await main(process.argv.slice(2));
 // Every handle is closed by then, but a stray one must not keep a finished command alive.
 process.exit(code);

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx (no build step needed).
-import { register } from 'tsx/esm/api';
+// The `conveyor` command (`conveyor serve`, `conveyor doctor`): runs the compiled server,
+// dist/server/main.mjs, rebuilt first in a git checkout when a source is newer (build-freshness.js).
+// Source maps on: a stack trace in the server's log names the TypeScript file and line.
+import { freshBuild } from './build-freshness.js';
 
-register();
-await import('../src/server/main.ts');
+let server;
+try {
+  server = freshBuild(['server', 'portal'], 'server');
+} catch (error) {
+  process.stderr.write(`Error: ${error.message}\n`);
+  process.exit(1);
+}
+process.setSourceMapsEnabled(true);
+await import(server);

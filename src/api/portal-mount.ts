@@ -1,6 +1,6 @@
 /**
  * Mounts the management portal on an API app: its routes under the API prefix (and the `/v1` alias),
- * the built files (`dist/portal`, from `npx vite build --config web/vite.config.ts`) under `/portal/`
+ * the built files (`dist/portal`, from `npm run build`) under `/portal/`
  * without authentication (the page signs in against the API itself), and `/` redirecting there.
  */
 import { existsSync } from 'node:fs';
@@ -41,7 +41,7 @@ export async function mountPortal(app: FastifyInstance, engine: EngineOperations
     await app.register(fastifyStatic, { root, prefix: portalPath, index: ['index.html'] });
   } else {
     app.get(`${portalPath}*`, (_request, reply) =>
-      sendError(reply, 404, { error: `The portal is not built (no ${root}): run npx vite build --config web/vite.config.ts`, code: 'ERR_NOT_AVAILABLE' }),
+      sendError(reply, 404, { error: `The portal is not built (no ${root}): run npm run build`, code: 'ERR_NOT_AVAILABLE' }),
     );
   }
 }

@@ -6,10 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConveyorError, isConveyorError } from '../core/errors.ts';
 import { readServerAddress, type ServerAddress } from '../core/server-address.ts';
 import { createNodeTransport } from '../client/node-transport.ts';
@@ -68,12 +66,11 @@ async function startServer(options: LocalTransportOptions): Promise<void> {
   const logPath = join(home, 'server.log');
   options.notify(`No Conveyor server runs for ${home}: starting one in the background (log: ${logPath})`);
   const logFd = openSync(logPath, 'a', 0o600);
-  // Resolved here, not by the child: the child's working directory need not see our node_modules.
-  const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   // `--port 0`: a free TCP port, recorded in <home>/server.url; never a fixed one, so servers of
   // several homes (or anything else holding 52773) never clash. The cli itself uses the socket.
   const serveArgs = ['serve', '--home', home, '--port', '0'];
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(repositoryRoot, 'src', 'server', 'main.ts'), ...serveArgs], {
+  // The `conveyor` command of this package: its compiled server (in a checkout, rebuilt first when stale).
+  const child = spawn(process.execPath, [join(repositoryRoot, 'bin', 'conveyor.js'), ...serveArgs], {
     detached: true,
     stdio: ['ignore', logFd, logFd],
     cwd: home,
