@@ -79,7 +79,10 @@ export class ComponentResolver implements Resolver {
         ...(debug === null
           ? {}
           : {
-              launcher: { module: debugLauncherModule, env: { CONVEYOR_DEBUGPY_LISTEN: `${debug.host}:${debug.port}`, CONVEYOR_DEBUGPY_WAIT: debug.wait ? '1' : '0' } },
+              launcher: {
+                module: debugLauncherModule,
+                env: { CONVEYOR_DEBUGPY_LISTEN: `${debug.host}:${debug.port}`, CONVEYOR_DEBUGPY_WAIT: debug.wait ? '1' : '0' },
+              },
               // Waiting for a debugger to attach is part of the worker's start; the item's start budget still bounds it.
               ...(debug.wait ? { timeouts: { startMs: debuggerAttachMs } } : {}),
             }),

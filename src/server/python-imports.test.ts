@@ -16,7 +16,10 @@ describe('the Python files of a module (static import closure within the classpa
   afterEach(() => dir.remove());
 
   it('follows plain, from, relative, parenthesized and in-function imports; not the standard library nor unrelated files', async () => {
-    write('app/bo.py', 'import os, json as j\nfrom iop import BusinessOperation\nfrom pkg.sub import (\n    helper,\n    other as o,\n)\ndef f():\n    import lazy\n');
+    write(
+      'app/bo.py',
+      'import os, json as j\nfrom iop import BusinessOperation\nfrom pkg.sub import (\n    helper,\n    other as o,\n)\ndef f():\n    import lazy\n',
+    );
     write('app/pkg/__init__.py', '');
     write('app/pkg/sub/__init__.py', 'from . import shared\n');
     write('app/pkg/sub/helper.py', 'from ..util import x\n');

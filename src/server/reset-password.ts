@@ -35,8 +35,13 @@ export async function resetPassword(home: string, name: string, password: string
 export async function passwordFromStdin(input: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  if (password === '') throw new ConveyorError('ERR_INVALID_INPUT', 'No password on stdin', { hint: 'Pipe it in: printf %s "$NEW_PASSWORD" | conveyor users reset-password NAME --password-stdin' });
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  if (password === '')
+    throw new ConveyorError('ERR_INVALID_INPUT', 'No password on stdin', {
+      hint: 'Pipe it in: printf %s "$NEW_PASSWORD" | conveyor users reset-password NAME --password-stdin',
+    });
   if (/[\r\n]/.test(password)) throw new ConveyorError('ERR_INVALID_INPUT', 'The password on stdin spans several lines; give one line');
   return password;
 }

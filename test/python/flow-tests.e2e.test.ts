@@ -34,11 +34,15 @@ describe('flow tests with conveyor_testing', () => {
   }, 250_000);
 
   // pytest is not part of the project's requirements (the SDK is standard library only).
-  it.skipIf(!pytestInstalled)('fails a pytest flow test that expects a message where none arrived, saying what reached where', () => {
-    const run = python(['-m', 'pytest', '-p', 'no:cacheprovider', 'test/fixtures/flow/test_wrong_expectation.py']);
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain('1 failed, 1 passed');
-    expect(run.stdout).toMatch(/AssertionError: 1 message\(s\) expected to reach SmallOrders within 2 s, 0 did: \[\]/);
-    expect(run.stdout).toContain('order 2 (5000.0) -> BigOrders');
-  }, 250_000);
+  it.skipIf(!pytestInstalled)(
+    'fails a pytest flow test that expects a message where none arrived, saying what reached where',
+    () => {
+      const run = python(['-m', 'pytest', '-p', 'no:cacheprovider', 'test/fixtures/flow/test_wrong_expectation.py']);
+      expect(run.status).toBe(1);
+      expect(run.stdout).toContain('1 failed, 1 passed');
+      expect(run.stdout).toMatch(/AssertionError: 1 message\(s\) expected to reach SmallOrders within 2 s, 0 did: \[\]/);
+      expect(run.stdout).toContain('order 2 (5000.0) -> BigOrders');
+    },
+    250_000,
+  );
 });

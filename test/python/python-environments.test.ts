@@ -112,7 +112,9 @@ describe('an item runs in the Python interpreter or virtual environment it names
 
   it('puts the item in error, naming the setting, when %python is neither an interpreter nor a venv', async () => {
     await startWith('Demo.NotAVenv', [{ target: 'Host', name: '%python', value: code }]);
-    expect(await itemError()).toContain(`the %python setting of item Greeter names the folder ${code}, which is not a virtual environment (it has no bin/python)`);
+    expect(await itemError()).toContain(
+      `the %python setting of item Greeter names the folder ${code}, which is not a virtual environment (it has no bin/python)`,
+    );
     await user.stop();
     await startWith('Demo.Missing', [{ target: 'Host', name: '%python', value: join(dir.path, 'nowhere', 'python') }]);
     expect(await itemError()).toContain(`names ${join(dir.path, 'nowhere', 'python')}, which does not exist`);

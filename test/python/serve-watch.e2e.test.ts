@@ -68,7 +68,12 @@ describe('conveyor serve --watch', () => {
 
       // A broken edit: the item goes to error with a warning; fixing the file brings it back.
       writeFileSync(join(code, 'bo.py'), `${files['bo.py']}\nthis is not python\n`);
-      await eventually(async () => (await log()).some((entry) => entry.type === 'Warning' && entry.text.startsWith('Item Echo did not restart after its Python files changed')) || undefined, 'the warning of the failed restart');
+      await eventually(
+        async () =>
+          (await log()).some((entry) => entry.type === 'Warning' && entry.text.startsWith('Item Echo did not restart after its Python files changed')) ||
+          undefined,
+        'the warning of the failed restart',
+      );
       writeFileSync(join(code, 'bo.py'), files['bo.py']!.replace('text=WORD', "text=WORD + ' fixed'"));
       await eventually(async () => ((await probe('Echo')).text === 'v2 after the edit fixed' ? true : undefined), 'the fixed Echo item');
       expect((await watchEntries()).map((entry) => entry.text)).toEqual([

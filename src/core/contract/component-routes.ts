@@ -48,8 +48,12 @@ export const serviceInput = route({
   querystring: namespaceQuery(),
   body: namespaceBody({
     service: Type.String({ description: 'Config name of the business service' }),
-    classname: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Python message class `module.Class` of the input; omitted: an empty Ens.Request' })),
-    body: Type.Optional(Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'The input, a JSON object or JSON text (default {})' })),
+    classname: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], { description: 'Python message class `module.Class` of the input; omitted: an empty Ens.Request' }),
+    ),
+    body: Type.Optional(
+      Type.Union([Type.String(), Type.Record(Type.String(), anyJson), Type.Null()], { description: 'The input, a JSON object or JSON text (default {})' }),
+    ),
   }),
   replies: {
     ...ok(
