@@ -19,9 +19,9 @@ describe('messageDecodeFailure', () => {
     expect(await check(json('message.SimpleMessage', { integer: 1, string: 'x' }))).toBeNull();
   });
 
-  it('names an unknown class with a SerializationError', async () => {
+  it("names an unknown class with IoP 4's MessageClassImportError (a SerializationError)", async () => {
     const failure = await check(json('message.NoSuchMessage', {}));
-    expect(failure).toMatchObject({ type: serializationErrorType, step: 'deserialize' });
+    expect(failure).toMatchObject({ type: 'MessageClassImportError', step: 'deserialize' });
     expect(failure?.message).toMatch(/^Failed to load class message\.NoSuchMessage: /);
   });
 

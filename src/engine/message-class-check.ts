@@ -38,7 +38,8 @@ export async function checkMessageClass(body: MessageBody, classpaths: string[],
     messageDecodeFailureIn(poolFor(interpreter, classpaths), body, classpaths, Math.max(1, deadline - Date.now())),
   );
   if (!failure) return;
-  const serialization = failure.type === serializationErrorType;
+  // IoP 4 names a class that cannot be imported with MessageClassImportError (a SerializationError subclass).
+  const serialization = failure.type === serializationErrorType || failure.type === 'MessageClassImportError';
   if (serialization && failure.message.startsWith('Failed to load class')) {
     throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Unknown message class ${body.classname}: ${failure.message}`, {
       hint: 'Give the message class as module.Class, importable from the classpaths of the target item',
