@@ -1,23 +1,21 @@
 /**
- * `conveyor doctor`: simple checks of a home's configuration, without starting a server. Each check
- * answers ok, warning or problem with a line a person can act on; any problem makes the command fail.
- * The checks: the home's permissions, how the API is reached (TLS, or a loopback address), the TLS
- * certificate's validity, and the Python interpreter of the workers.
+ * `conveyor doctor`: checks of a home and its machine, without starting a server. Each check answers
+ * ok, warning or problem with a line a person can act on; any problem makes the command fail. The
+ * checks: Node, the home (permissions, writable, its lock, free space), how the API is reached (TLS,
+ * or a loopback address), the TLS certificate's validity, the workers' Python, the store, the TCP port
+ * and the portal build (doctor-checks.ts).
  */
-import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
+import { defaultPortalDir } from '../api/portal-mount.ts';
 import { loadTlsPair } from '../api/tls-pair.ts';
 import { errorText } from '../core/errors.ts';
 import type { ServerConfig } from './config.ts';
+import { freeSpaceFinding, lockFinding, nodeFinding, portalFinding, portFinding, pythonFinding, storeFinding, writableFinding } from './doctor-checks.ts';
+import type { Finding } from './doctor-finding.ts';
 import { inspectHome } from './home-permissions.ts';
 import { isLoopbackHost, plainTextWarning } from './transport-security.ts';
 
-export type Verdict = 'ok' | 'warning' | 'problem';
-
-export interface Finding {
-  verdict: Verdict;
-  text: string;
-}
+export type { Finding, Verdict } from './doctor-finding.ts';
 
 const renewSoonMs = 14 * 24 * 3600 * 1000;
 
@@ -68,21 +66,25 @@ async function transportFindings(config: ServerConfig, now: Date): Promise<Findi
   }
 }
 
-function pythonFinding(config: ServerConfig): Promise<Finding> {
-  return new Promise((resolve) => {
-    execFile(config.python, ['--version'], { timeout: 10_000 }, (error, stdout, stderr) => {
-      if (error)
-        resolve({
-          verdict: 'problem',
-          text: `The Python interpreter ${config.python} does not run: ${errorText(error)} (set python / CONVEYOR_PYTHON / --python)`,
-        });
-      else resolve({ verdict: 'ok', text: `Workers run ${config.python} (${`${stdout}${stderr}`.trim()})` });
-    });
-  });
+export interface DiagnoseOptions {
+  now?: Date;
+  /** Where the built portal is looked for (default: the package's dist/portal). */
+  portalDir?: string;
 }
 
-export async function diagnose(config: ServerConfig, now = new Date()): Promise<Finding[]> {
-  return [...(await homeFindings(config)), ...(await transportFindings(config, now)), await pythonFinding(config)];
+export async function diagnose(config: ServerConfig, options: DiagnoseOptions = {}): Promise<Finding[]> {
+  return [
+    nodeFinding(),
+    ...(await homeFindings(config)),
+    await writableFinding(config.home),
+    lockFinding(config.home),
+    await freeSpaceFinding(config.home),
+    ...(await transportFindings(config, options.now ?? new Date())),
+    await pythonFinding(config.python),
+    await storeFinding(config.home, config.store),
+    await portFinding(config.home, config.host, config.port),
+    portalFinding(options.portalDir ?? defaultPortalDir),
+  ];
 }
 
 /** One line per finding; the exit code is 1 when any finding is a problem. */

@@ -133,9 +133,11 @@ program
 
 program
   .command('doctor')
-  .description('check the configuration of a home (permissions, TLS, Python) without starting a server')
+  .description('check a home and this machine (Node, Python, home, lock, disk, TLS, store, port, portal build) without starting a server')
   .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
   .option('--host <host>', 'address the server would listen on')
+  .option('--port <port>', 'TCP port the server would listen on')
+  .option('--store <url>', 'postgres://… store to check instead of the embedded SQLite one')
   .option('--python <path>', 'Python interpreter of the workers')
   .option('--tls-cert <file>', 'PEM certificate')
   .option('--tls-key <file>', 'PEM private key')
