@@ -24,7 +24,7 @@ export function previousOf(stored: ProductionDefinition): ProductionDefinition |
 /** The definition as every reader sees it: without the recorded previous one. */
 export function withoutPrevious(stored: ProductionDefinition): ProductionDefinition {
   if (!(previousKey in stored)) return stored;
-  const definition: Stored = { ...stored };
+  const definition: Stored = { ...(stored as Stored) };
   delete definition[previousKey];
   return definition;
 }
