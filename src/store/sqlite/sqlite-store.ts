@@ -26,6 +26,7 @@ import { SqliteSettingsMigrations } from './sqlite-settings-migrations.ts';
 import { SqliteTransforms } from './sqlite-transforms.ts';
 import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
 import { WalSync, WalSyncError } from './wal-sync.ts';
+import { BackgroundCheckpointer } from './background-checkpointer.ts';
 
 export type Durability = 'full' | 'normal';
 
@@ -45,7 +46,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     await migrate(sqliteMigrationHost(db), sqliteMigrations, `SQLite store at ${options.path}`);
     // Refreshes planner statistics where they are missing or stale (cheap: bounded by analysis_limit).
     db.pragma('optimize = 0x10002');
-    return new SqliteStore(db, options.maxBatch ?? 500, (options.durability ?? 'full') === 'full' ? new WalSync(`${options.path}-wal`) : null);
+    // Checkpoints run on a worker thread (background-checkpointer.ts), never inside a commit here.
+    db.pragma('wal_autocheckpoint = 0');
+    const walSync = (options.durability ?? 'full') === 'full' ? new WalSync(`${options.path}-wal`) : null;
+    return new SqliteStore(db, options.maxBatch ?? 500, walSync, new BackgroundCheckpointer(options.path));
   } catch (error) {
     db.close();
     throw toStoreError(`open the SQLite store at ${options.path}`, error);
@@ -88,12 +92,14 @@ class SqliteStore implements Store {
   readonly #ctx: SqliteContext;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
   readonly #walSync: WalSync | null;
+  readonly #checkpointer: BackgroundCheckpointer;
   #closing: Promise<void> | null = null;
 
   /** `walSync`: durability `full`, group commits synced off the event loop (wal-sync.ts). */
-  constructor(db: Database.Database, maxBatch: number, walSync: WalSync | null) {
+  constructor(db: Database.Database, maxBatch: number, walSync: WalSync | null, checkpointer: BackgroundCheckpointer) {
     this.#db = db;
     this.#walSync = walSync;
+    this.#checkpointer = checkpointer;
     const ctx = new SqliteContext(db);
     this.#ctx = ctx;
     const commitBatch = sqliteBatchWriter(db);
@@ -101,20 +107,26 @@ class SqliteStore implements Store {
     // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
     const withoutFsync = db.prepare('PRAGMA synchronous = NORMAL');
     const withFsync = db.prepare('PRAGMA synchronous = FULL');
+    const write = (batch: readonly SqliteWrite[]) => {
+      const ids = ctx.runSync('write to the store', () => {
+        if (!walSync) return commitBatch(batch);
+        withoutFsync.run();
+        try {
+          return commitBatch(batch);
+        } finally {
+          withFsync.run();
+        }
+      });
+      checkpointer.committed(walPagesOf(batch));
+      return ids;
+    };
     const commit = walSync
       ? async (batch: readonly SqliteWrite[]) => {
-          const ids = ctx.runSync('write to the store', () => {
-            withoutFsync.run();
-            try {
-              return commitBatch(batch);
-            } finally {
-              withFsync.run();
-            }
-          });
+          const ids = write(batch);
           await walSync.sync();
           return ids;
         }
-      : (batch: readonly SqliteWrite[]) => ctx.runSync('write to the store', () => commitBatch(batch));
+      : write;
     this.#committer = new GroupCommitter<SqliteWrite, number[]>({
       commit,
       maxBatch,
@@ -141,9 +153,20 @@ class SqliteStore implements Store {
 
   async #close(): Promise<void> {
     await this.#committer.close();
+    await this.#checkpointer.close();
     this.#walSync?.close();
     this.#ctx.markClosed();
     this.#db.pragma('optimize');
     this.#db.close();
   }
+}
+
+/** About how many WAL pages a batch writes (a row and its index entries; a body's overflow pages). */
+function walPagesOf(batch: readonly SqliteWrite[]): number {
+  let pages = 0;
+  for (const op of batch) {
+    if (op.kind === 'insert-messages') for (const message of op.messages) pages += 4 + Math.ceil(message.body.data.length / 4000);
+    else pages += 2 * writeWeight(op);
+  }
+  return pages;
 }

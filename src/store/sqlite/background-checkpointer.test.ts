@@ -1,0 +1,35 @@
+import { statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newMessage } from '../conformance/harness.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+
+describe('background checkpointer', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conveyor-checkpoint-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('copies the WAL into the database file from its worker while the store stays open, and nothing is lost', async () => {
+    const path = join(dir, 'store.db');
+    const store = await openSqliteStore({ path });
+    await store.namespaces.create('USER');
+    const before = statSync(path).size;
+    const body = { classname: 'Big', encoding: 'json' as const, data: JSON.stringify({ text: 'x'.repeat(8000) }) };
+    // About 2,000 WAL pages: past the checkpoint threshold, which the main connection no longer applies itself.
+    for (let round = 0; round < 20; round++) await store.messages.insert(Array.from({ length: 10 }, () => newMessage({ body })));
+    const deadline = Date.now() + 10_000;
+    while (statSync(path).size === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(path).size).toBeGreaterThan(before);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 200 });
+    db.close();
+  });
+});
