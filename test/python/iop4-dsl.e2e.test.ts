@@ -66,6 +66,20 @@ describe('IoP 4 Python API against a running server', () => {
     expect(String(report['graph'])).toContain('OrderService [Python.orders.OrderService]\n    Output -> OrderRouter');
   }, 240_000);
 
+  it('runs a duplex private session: the polled DuplexService opens it, the DuplexProcess gets its documents', () => {
+    const run = python([join(fixtures, 'duplex_drive.py')], fixtures, { CONVEYOR_HOME: home });
+    expect(run.code, run.out).toBe(0);
+    const line = run.out.split('\n').find((text) => text.startsWith('LINES '));
+    const lines = JSON.parse(line!.slice('LINES '.length)) as string[];
+    const session = lines.filter((text) => !text.startsWith('Item '));
+    expect(session).toEqual([
+      'service session started self_generated=1',
+      'process session started by Sensor self_generated=0',
+      'process got reading 1 from Sensor',
+      'process got reading 2 from Sensor',
+    ]);
+  }, 240_000);
+
   describe.skipIf(!existsSync(iopDemos))(`IoP 4.1.1 demos, unchanged (fetched copy at ${iopCopy}; skipped when absent)`, () => {
     it('production_change_workflow: plan, review, apply and verify the first deployment', () => {
       const copy = join(dir.path, 'production_change_workflow');
