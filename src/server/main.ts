@@ -12,7 +12,7 @@ import { errorText, isConveyorError } from '../core/errors.ts';
 import { killChildProcesses } from './child-processes.ts';
 import { defaultHome, loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
-import { passwordFromStdin, resetPassword } from './reset-password.ts';
+import { chosenPassword, resetPassword } from './reset-password.ts';
 import { watchPythonFiles } from './python-watch.ts';
 import { startServer } from './server.ts';
 import { stopHomeServer } from './stop-command.ts';
@@ -179,9 +179,10 @@ program
   .description('give a user a new password (generated and printed once, or read from stdin)')
   .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
   .option('--password-stdin', 'read the new password from stdin instead of generating one')
-  .action(async (name: string, flags: { home?: string; passwordStdin?: boolean }) => {
+  .option('--password <password>', 'the new password (other users of the machine may see it in the process list: prefer --password-stdin)')
+  .action(async (name: string, flags: { home?: string; passwordStdin?: boolean; password?: string }) => {
     try {
-      const given = flags.passwordStdin ? await passwordFromStdin(process.stdin) : null;
+      const given = await chosenPassword(flags, process.stdin);
       const reset = await resetPassword(resolve(flags.home ?? defaultHome()), name, given);
       process.stdout.write(
         reset.generated === null

@@ -55,6 +55,8 @@ export function watchPythonFiles(engine: Engine, intervalMs: number, onProblem: 
 
   async function look(): Promise<void> {
     const current = new Set<string>();
+    // The restarts of one look run at once: an item slow to start holds up no other.
+    const restarts: Array<Promise<void>> = [];
     for (const namespace of await engine.namespaces()) {
       const running = engine.runningProduction(namespace);
       if (!running) continue;
@@ -77,14 +79,18 @@ export function watchPythonFiles(engine: Engine, intervalMs: number, onProblem: 
         running.log.write('Info', `Restarting item ${host.item.name}: its Python files changed (${names}) [serve --watch]`, { configName: host.item.name });
         // Commands on the item keep their order through the façade; a start that fails is in the log and
         // the item's status, and the next change of its files restarts it again.
-        await (await engine.namespace(namespace)).components.restart(host.item.name).catch((error: unknown) => {
-          running.log.write('Warning', `Item ${host.item.name} did not restart after its Python files changed: ${errorText(error)}`, {
-            configName: host.item.name,
-          });
-        });
+        const components = (await engine.namespace(namespace)).components;
+        restarts.push(
+          components.restart(host.item.name).catch((error: unknown) => {
+            running.log.write('Warning', `Item ${host.item.name} did not restart after its Python files changed: ${errorText(error)}`, {
+              configName: host.item.name,
+            });
+          }),
+        );
       }
     }
     for (const key of seen.keys()) if (!current.has(key)) seen.delete(key);
+    await Promise.all(restarts);
   }
 
   const tick = () => {

@@ -31,8 +31,19 @@ export async function resetPassword(home: string, name: string, password: string
   return { generated, file };
 }
 
+/** The password the command line gives (--password or --password-stdin), or null to generate one. */
+export async function chosenPassword(flags: { password?: string; passwordStdin?: boolean }, stdin: Readable): Promise<string | null> {
+  if (flags.password !== undefined && flags.passwordStdin) {
+    throw new ConveyorError('ERR_INVALID_INPUT', 'Give the password either with --password or on stdin (--password-stdin), not both');
+  }
+  if (flags.passwordStdin) return passwordFromStdin(stdin);
+  if (flags.password === undefined) return null;
+  if (flags.password === '') throw new ConveyorError('ERR_INVALID_INPUT', '--password must not be empty');
+  return flags.password;
+}
+
 /** The password piped on stdin: everything up to the end, without the final line break. */
-export async function passwordFromStdin(input: Readable): Promise<string> {
+async function passwordFromStdin(input: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of input) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
   const password = Buffer.concat(chunks)

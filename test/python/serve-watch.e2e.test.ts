@@ -39,7 +39,8 @@ describe('conveyor serve --watch', () => {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(code, name), text);
     const server = await startServerProcess(home, ['--watch']);
     try {
-      expect(server.output()).toContain('Watching the Python files of the running items');
+      // Printed just after the API line startServerProcess waits for.
+      await eventually(() => server.output().includes('Watching the Python files of the running items'), 'the --watch line');
       const probe = async (target: string) => {
         const reply = await server.local('POST', '/api/iop/test', { target, classname: 'msg.Probe', body: {}, restart: false });
         expect(reply.status, reply.text).toBe(200);

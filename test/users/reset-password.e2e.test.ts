@@ -57,13 +57,16 @@ describe('conveyor users reset-password, no server running', () => {
     }
   });
 
-  it('takes the password from stdin with --password-stdin (one line, final line break dropped)', async () => {
+  it('takes the password from stdin with --password-stdin (one line, final line break dropped), or from --password', async () => {
     const home = await homeWithUsers();
     try {
       const run = conveyor(['users', 'reset-password', 'admin', '--home', home.home, '--password-stdin'], 'chosen pw 1\n');
       expect(run.status).toBe(0);
       expect(run.stdout).toBe(`Changed the password of admin in ${home.file}\n`);
       expect(await verify(home.file, 'admin', 'chosen pw 1')).toEqual({ name: 'admin', role: 'admin' });
+      const option = conveyor(['users', 'reset-password', 'ops', '--home', home.home, '--password', 'chosen pw 2']);
+      expect(option.stdout).toBe(`Changed the password of ops in ${home.file}\n`);
+      expect(await verify(home.file, 'ops', 'chosen pw 2')).toEqual({ name: 'ops', role: 'operator' });
     } finally {
       home.remove();
     }
@@ -81,6 +84,9 @@ describe('conveyor users reset-password, no server running', () => {
       expect(empty.stderr).toMatch(/^Error: No password on stdin\nPipe it in: /);
       const twoLines = conveyor(['users', 'reset-password', 'admin', '--home', home.home, '--password-stdin'], 'a\nb\n');
       expect(twoLines.stderr).toBe('Error: The password on stdin spans several lines; give one line\n');
+      const both = conveyor(['users', 'reset-password', 'admin', '--home', home.home, '--password', 'x', '--password-stdin'], 'y\n');
+      expect(both.stderr).toBe('Error: Give the password either with --password or on stdin (--password-stdin), not both\n');
+      expect(conveyor(['users', 'reset-password', 'admin', '--home', home.home, '--password', '']).stderr).toBe('Error: --password must not be empty\n');
       expect(readFileSync(home.file, 'utf8')).toBe(before);
       const nowhere = join(home.home, 'not-a-home');
       const noFile = conveyor(['users', 'reset-password', 'admin', '--home', nowhere]);
