@@ -23,6 +23,13 @@ export const actions = [
   'init',
   'test',
   'importSchema',
+  'queue',
+  'bindings',
+  'unbind',
+  'plan',
+  'reviewPlan',
+  'applyPlan',
+  'rollbackBackup',
 ] as const;
 
 export type Action = (typeof actions)[number];
@@ -46,6 +53,12 @@ export interface ParsedCommand {
   remoteSettings?: string;
   forceLocal: boolean;
   schemaImport?: SchemaImportArgs;
+  /** IoP 4's plan options (plan-actions.ts): `--unused`, `--production P`, `--out PATH`, `--settings S`, `--allow-destructive`. */
+  unused?: boolean;
+  production?: string;
+  out?: string;
+  settings?: string;
+  allowDestructive?: boolean;
 }
 
 // Option attribute → action, in the order the flags are reported when two are given.
@@ -67,6 +80,13 @@ const actionOptions: Record<string, Action> = {
   init: 'init',
   test: 'test',
   importSchema: 'importSchema',
+  queue: 'queue',
+  bindings: 'bindings',
+  unbind: 'unbind',
+  plan: 'plan',
+  reviewPlan: 'reviewPlan',
+  applyPlan: 'applyPlan',
+  rollbackBackup: 'rollbackBackup',
 };
 
 const flagNames: Record<string, string> = {
@@ -87,7 +107,23 @@ const flagNames: Record<string, string> = {
   init: '-i',
   test: '-t',
   importSchema: '--import-schema',
+  queue: '-q',
+  bindings: '--bindings',
+  unbind: '--unbind',
+  plan: '--plan',
+  reviewPlan: '--review-plan',
+  applyPlan: '--apply-plan',
+  rollbackBackup: '--rollback-backup',
 };
+
+/** IoP 4's modifiers and the actions they go with. */
+const planModifiers: Array<{ key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive'; flag: string; actions: Action[] }> = [
+  { key: 'unused', flag: '--unused', actions: ['bindings'] },
+  { key: 'production', flag: '--production', actions: ['plan', 'applyPlan'] },
+  { key: 'out', flag: '--out', actions: ['plan'] },
+  { key: 'settings', flag: '--settings', actions: ['applyPlan'] },
+  { key: 'allowDestructive', flag: '--allow-destructive', actions: ['applyPlan'] },
+];
 
 function buildParser(): Command {
   const program = new Command('cli');
@@ -119,7 +155,19 @@ function buildParser(): Command {
     .option('-n, --namespace <namespace>')
     .option('-R, --remote-settings <file>')
     .option('--force-local')
-    .option('--import-schema <file-package-name...>');
+    .option('--import-schema <file-package-name...>')
+    .option('-q, --queue [production]')
+    .option('--bindings')
+    .option('--unused')
+    .option('--unbind <class>')
+    .option('--plan <settings>')
+    .option('--review-plan <plan>')
+    .option('--apply-plan <plan>')
+    .option('--rollback-backup [production]')
+    .option('--production <name>')
+    .option('--out <path>')
+    .option('--settings <settings>')
+    .option('--allow-destructive');
   return program;
 }
 
@@ -153,6 +201,13 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     throw new ConveyorError('ERR_USAGE', '-C/--classname and -B/--body only go with -t/--test');
   }
   const parsed: ParsedCommand = { action, ...modifiers };
+  for (const { key, flag, actions: allowed } of planModifiers) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!allowed.includes(action)) throw new ConveyorError('ERR_USAGE', `${flag} can only be used with ${allowed.map((name) => flagNames[name]).join(' or ')}.`);
+    if (typeof value === 'string') parsed[key as 'production' | 'out' | 'settings'] = value;
+    else parsed[key as 'unused' | 'allowDestructive'] = true;
+  }
   const raw = key ? options[key] : undefined;
   if (typeof raw === 'string') parsed.value = raw;
   if (action === 'log' && parsed.value !== undefined) {
@@ -181,4 +236,4 @@ function asString(value: unknown): string | undefined {
 }
 
 export const usageLine =
-  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local]';
+  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME | -q [PROD] | --bindings | --unbind CLASS | --plan FILE | --review-plan FILE | --apply-plan FILE | --rollback-backup [PROD]] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local] [--unused] [--production P] [--out PATH] [--settings FILE] [--allow-destructive]';

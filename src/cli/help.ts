@@ -29,10 +29,25 @@ actions (one per command):
   --import-schema FILE PACKAGE NAME
                              register a JSON schema file for DTL under PACKAGE and NAME
 
+IoP 4 actions (beyond the spec):
+  -q, --queue [PROD]         print the queues of a production (JSON; default: the default production)
+  --bindings [--unused]      list the registered Python classes and the items using them (JSON)
+  --unbind CLASS             unregister a Python class no item uses
+  --plan FILE [--production P] [--out PATH]
+                             plan the change from the stored production to the one FILE's
+                             PRODUCTIONS declares; print it, or write it as JSON to PATH
+  --review-plan PLAN         print a plan written by --plan --out
+  --apply-plan PLAN --settings FILE [--production P] [--allow-destructive]
+                             apply a reviewed plan (refused when the stored production or FILE
+                             changed since; deletions need --allow-destructive); the server keeps
+                             the definition it replaces
+  --rollback-backup [PROD]   restore the definition the last apply replaced
+
 modifiers:
   -D, --detach               with -s: return as soon as the production is started
   -C, --classname CLASSNAME  with -t: the message class (module.Class)
-  -B, --body BODY            with -t: the message body, inline JSON or @path/to/file.json
+  -B, --body BODY            with -t: the message body, inline JSON or @path/to/file.json (a text
+                             that is not JSON is sent as that text)
   -n, --namespace NAMESPACE  use this namespace for this command
   -R, --remote-settings FILE a settings.py whose REMOTE_SETTINGS switches remote mode on
   --force-local              stay local, whatever switches remote mode on

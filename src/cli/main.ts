@@ -19,6 +19,7 @@ import { logAction } from './log-follow.ts';
 import { migrateAction } from './migrate-action.ts';
 import { cliEnv, resolveMode, type Mode } from './mode.ts';
 import { packageVersion } from './package-info.ts';
+import * as planActions from './plan-actions.ts';
 import { startAction } from './start-action.ts';
 
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -108,6 +109,20 @@ function dispatch(ctx: CommandContext): Promise<void> {
       return actions.testAction(ctx);
     case 'importSchema':
       return actions.importSchemaAction(ctx);
+    case 'queue':
+      return planActions.queueAction(ctx);
+    case 'bindings':
+      return planActions.bindingsAction(ctx);
+    case 'unbind':
+      return planActions.unbindAction(ctx);
+    case 'plan':
+      return planActions.planAction(ctx);
+    case 'reviewPlan':
+      return planActions.reviewPlanAction(ctx);
+    case 'applyPlan':
+      return planActions.applyPlanAction(ctx);
+    case 'rollbackBackup':
+      return planActions.rollbackAction(ctx);
     case 'version':
       throw new Error('the version is printed before any mode is chosen');
   }

@@ -1,0 +1,92 @@
+/**
+ * IoP 4's cli options end to end: the real `cli` in remote mode against a real server (SQLite home,
+ * python3 workers). --plan / --review-plan / --apply-plan / --rollback-backup on a settings.py read by
+ * python3 here, --bindings / --unbind, -q, and their refusals.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminPassword, cleanEnv, echoPackageCopy, runCli, startServer, temporaryFolder, type RunningServer } from './support/cli-harness.ts';
+
+let server: RunningServer;
+let env: Record<string, string>;
+const packageFolder = echoPackageCopy();
+const settings = join(packageFolder, 'settings.py');
+const original = readFileSync(settings, 'utf8');
+const cli = (args: string[]) => runCli(args, { env, cwd: packageFolder });
+
+beforeAll(async () => {
+  server = await startServer(temporaryFolder('cli-plan-home-'));
+  env = cleanEnv({ CLI_URL: server.url, CLI_USERNAME: 'admin', CLI_PASSWORD: adminPassword });
+  const migrated = await cli(['-m', settings]);
+  expect(migrated.code, migrated.stderr).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  for (const folder of [server?.home, packageFolder]) if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+async function greeting(): Promise<string> {
+  const exported = JSON.parse((await cli(['-e', 'Echo.Production'])).stdout) as { Production: { Item: Array<{ Setting: Array<{ '#text': string }> }> } };
+  return exported.Production.Item[0]?.Setting[0]?.['#text'] ?? '';
+}
+
+describe('cli plan options (IoP 4 spelling)', () => {
+  it('plans, reviews, applies and rolls back a change of settings.py', async () => {
+    writeFileSync(settings, original.replace("'#text': 'hello'", "'#text': 'bonjour'"));
+    const printed = await cli(['--plan', 'settings.py']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toMatch(/^Production change plan: Echo.Production\n {2}id: [0-9a-f]{64}\n {2}namespace: USER\n {2}operations:\n/);
+    expect(printed.stdout).toContain('    0001-set_setting set_setting items.Echo.Operation.settings.Host.greeting [safe]');
+
+    const written = await cli(['--plan', 'settings.py', '--production', 'Echo.Production', '--out', 'plans/p.json']);
+    expect(written.stdout.trim()).toBe('Production change plan written to plans/p.json');
+    expect((await cli(['--review-plan', 'plans/p.json'])).stdout).toBe(printed.stdout);
+    expect(await greeting()).toBe('hello');
+
+    const noSettings = await cli(['--apply-plan', 'plans/p.json']);
+    expect(noSettings.code).toBe(2);
+    expect(noSettings.stderr).toContain('--apply-plan requires --settings.');
+    const applied = await cli(['--apply-plan', 'plans/p.json', '--settings', 'settings.py']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/^Production apply result: Echo.Production\n {2}plan: [0-9a-f]{64}\n {2}applied: 1, skipped: 0, failed: 0\n/);
+    expect(await greeting()).toBe('bonjour');
+
+    const again = await cli(['--apply-plan', 'plans/p.json', '--settings', 'settings.py']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no longer gives the plan/);
+
+    const rolled = await cli(['--rollback-backup', 'Echo.Production']);
+    expect(rolled.code, rolled.stderr).toBe(0);
+    expect(await greeting()).toBe('hello');
+  }, 120_000);
+
+  it('refuses a destructive plan without --allow-destructive, and applies it with', async () => {
+    writeFileSync(settings, original.replace("'Setting': [{'@Target': 'Host', '@Name': 'greeting', '#text': 'hello'}],", ''));
+    expect((await cli(['--plan', 'settings.py', '--out', 'd.json'])).code).toBe(0);
+    const refused = await cli(['--apply-plan', 'd.json', '--settings', 'settings.py']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/1 destructive operation\(s\): 0001-remove_setting items.Echo.Operation.settings.Host.greeting; nothing was applied/);
+    expect(await greeting()).toBe('hello');
+    const allowed = await cli(['--apply-plan', 'd.json', '--settings', 'settings.py', '--allow-destructive']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(await greeting()).toBe('');
+    expect((await cli(['--rollback-backup', 'Echo.Production'])).code).toBe(0);
+    writeFileSync(settings, original);
+  }, 120_000);
+
+  it('lists bindings and queues as JSON, refuses to unbind a used class', async () => {
+    const bindings = JSON.parse((await cli(['--bindings'])).stdout) as Array<{ class: string; used: number; used_by: unknown[] }>;
+    expect(bindings).toContainEqual(expect.objectContaining({ class: 'Echo.Operation', used: 1, used_by: [{ production: 'Echo.Production', item: 'Echo.Operation' }] }));
+    expect(JSON.parse((await cli(['--bindings', '--unused'])).stdout)).not.toContainEqual(expect.objectContaining({ class: 'Echo.Operation' }));
+    const unbind = await cli(['--unbind', 'Echo.Operation']);
+    expect(unbind.code).toBe(1);
+    expect(unbind.stderr).toContain('used by production items Echo.Production/Echo.Operation');
+    const queues = JSON.parse((await cli(['-q', 'Echo.Production'])).stdout) as { production: string; items: unknown[] };
+    expect(queues).toMatchObject({ production: 'Echo.Production', items: [expect.objectContaining({ item: 'Echo.Operation', count: 0 })] });
+    const misplaced = await cli(['-l', '--unused']);
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toContain('--unused can only be used with --bindings.');
+  }, 120_000);
+});
