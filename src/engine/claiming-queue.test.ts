@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isConveyorError } from '../core/errors.ts';
 import type { StoredMessage } from '../core/message.ts';
 import { newMessage } from '../store/conformance/harness.ts';
@@ -57,6 +57,43 @@ describe('ClaimingQueue on a real SQLite store', () => {
     const [id] = await insert(1);
     items.push((await store.messages.get('USER', id!))!);
     expect((await waiting)?.id).toBe(id);
+  });
+
+  it('claims again when a request is pushed while a claim is under way (no wait for the poll)', async () => {
+    const items = queue({ pollMs: 600_000 });
+    const claim = store.messages.claim.bind(store.messages);
+    let pushed: number | undefined;
+    vi.spyOn(store.messages, 'claim').mockImplementationOnce(async (...args) => {
+      const found = await claim(...args);
+      // Queued and pushed after this claim read the table: only a second claim can see it.
+      [pushed] = await insert(1);
+      items.push((await store.messages.get('USER', pushed!))!);
+      return found;
+    });
+    expect((await items.take())?.id).toBe(pushed);
+  });
+
+  it('hands a request inserted already claimed for this node to a waiting job, without a claim', async () => {
+    const items = queue({ pollMs: 600_000 });
+    const waiting = items.take();
+    await eventually(() => items.reserveLocal(), 'the first claim to find the queue empty');
+    const claims = vi.spyOn(store.messages, 'claim');
+    // What insertClaimed writes (the PostgreSQL store does it in one statement).
+    const [id] = await insert(1);
+    await store.messages.update([{ id: id!, status: 'delivered', leaseOwner: 'node-a', leaseUntil: Date.now() + 60_000 }]);
+    items.expectHandoff(id!);
+    expect(items.hasIdleJob).toBe(true);
+    items.push((await store.messages.get('USER', id!))!);
+    expect((await waiting)?.id).toBe(id);
+    expect(claims).not.toHaveBeenCalled();
+  });
+
+  it('hands nothing over while an older request may be queued, so one job keeps the order', async () => {
+    const items = queue({ pollMs: 600_000 });
+    const [older] = await insert(1);
+    items.push((await store.messages.get('USER', older!))!);
+    expect(items.reserveLocal()).toBe(false);
+    expect((await items.take())?.id).toBe(older);
   });
 
   it('finds a request queued without a push through its fallback poll', async () => {

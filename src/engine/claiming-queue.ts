@@ -4,6 +4,15 @@
  * are renewed while held; a dead node's leases expire and another node claims the requests again.
  * Idle jobs wake on a notification from the node that queued a request, with a slow poll as the
  * fallback (notifications can be missed while a connection is re-established).
+ *
+ * Hand-off: a request this node sends while nothing older may be queued for the item, and while
+ * it has room — a waiting job, or fewer than two batches held ahead (a claim takes one batch; a
+ * caller often sends its next request just before the job that answered it takes its next) — is
+ * written already claimed by this node (`insertClaimed`) and handed over when it is pushed: one
+ * statement instead of an insert and a claim, and no other node is woken for it. The room is
+ * reserved while the insert runs (`reserveLocal`), so a claim meanwhile cannot overfill it; with
+ * anything possibly queued before it the request is queued and claimed like any other, in order
+ * (an item with one job keeps its order).
  */
 import type { StoredMessage } from '../core/message.ts';
 import type { Store } from '../store/store.ts';
@@ -27,6 +36,14 @@ export class ClaimingQueue implements ItemQueue {
   private takers: Array<(message: StoredMessage | null) => void> = [];
   private closed = false;
   private claiming = false;
+  /** Something was pushed or woken while a claim ran: claim again before waiting for the poll. */
+  private claimAgain = false;
+  /** The last claim found fewer requests than it asked for and nothing was queued here since. */
+  private backlogEmpty = false;
+  /** Requests whose claimed insert is under way or awaits its push (each has its room here). */
+  private reserved = 0;
+  /** Requests inserted already claimed for this node, to be handed over when pushed. */
+  private readonly handoffs = new Set<number>();
   private wakeTimer: NodeJS.Timeout | null = null;
   private readonly renewTimer: NodeJS.Timeout;
 
@@ -42,20 +59,53 @@ export class ClaimingQueue implements ItemQueue {
     return this.buffer.length;
   }
 
+  /**
+   * A job waits here, or a request just inserted claimed for this node is about to be handed over:
+   * either way this node takes what was just queued, and no other node needs waking for it.
+   */
   get hasIdleJob(): boolean {
-    return this.takers.length > 0;
+    return this.handoffs.size > 0 || this.takers.length > this.reserved;
   }
 
   peekOldest(): StoredMessage | undefined {
     return this.buffer[0];
   }
 
-  /** A request was queued here: it is claimed like any other. */
-  push(_message: StoredMessage): void {
+  /**
+   * Reserves room here for the next request this node inserts for the item, when nothing may be
+   * queued before it. True: insert it with `insertClaimed`, then `expectHandoff` (or `cancelReservation`).
+   */
+  reserveLocal(): boolean {
+    if (this.closed || !this.backlogEmpty) return false;
+    if (this.buffer.length + this.reserved >= this.takers.length + 2 * this.options.batch) return false;
+    this.reserved++;
+    return true;
+  }
+
+  /** The reserved request was inserted, claimed for this node, as `id`: its push hands it over. */
+  expectHandoff(id: number): void {
+    this.handoffs.add(id);
+  }
+
+  /** The reserved request's insert failed: the job is free for claims again. */
+  cancelReservation(): void {
+    this.reserved = Math.max(0, this.reserved - 1);
+    void this.fill();
+  }
+
+  /** A request was queued here: handed over when it was inserted claimed for this node, claimed like any other otherwise. */
+  push(message: StoredMessage): void {
+    if (this.handoffs.delete(message.id)) {
+      this.reserved = Math.max(0, this.reserved - 1);
+      this.hand({ ...message, status: 'delivered', leaseOwner: this.options.nodeId });
+      return;
+    }
+    this.backlogEmpty = false;
     void this.fill();
   }
 
   wake(): void {
+    this.backlogEmpty = false;
     void this.fill();
   }
 
@@ -74,6 +124,8 @@ export class ClaimingQueue implements ItemQueue {
 
   close(): void {
     this.closed = true;
+    this.reserved = 0;
+    this.handoffs.clear();
     clearInterval(this.renewTimer);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     for (const taker of this.takers.splice(0)) taker(null);
@@ -95,19 +147,55 @@ export class ClaimingQueue implements ItemQueue {
     return [];
   }
 
+  /** Gives a request this node holds to a waiting job, or keeps it for the next take; released again when closed meanwhile. */
+  private hand(message: StoredMessage): void {
+    if (this.closed) {
+      this.store.messages.update([{ id: message.id, status: 'queued', leaseOwner: null, leaseUntil: null }]).catch(this.options.onError);
+      return;
+    }
+    this.held.add(message.id);
+    const taker = this.takers.shift();
+    if (taker) taker(message);
+    else this.buffer.push(message);
+  }
+
+  /** Waiting jobs not promised to a hand-off. */
+  private get unreserved(): number {
+    return Math.max(0, this.takers.length - this.reserved);
+  }
+
   private async fill(): Promise<void> {
-    if (this.claiming || this.closed || this.takers.length === 0) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    if (this.closed || this.unreserved <= 0) return;
+    // Nothing is queued that this node knows of: what it sends comes by hand-off, what other nodes
+    // queue comes with a wake-up, and the poll looks anyway now and then.
+    if (this.backlogEmpty) {
+      this.scheduleRetry();
+      return;
+    }
     this.claiming = true;
     try {
-      while (!this.closed && this.takers.length > 0) {
+      while (!this.closed && this.unreserved > 0) {
+        this.claimAgain = false;
         const { namespace, target, nodeId, leaseMs, batch } = this.options;
-        const claimed = await this.store.messages.claim(namespace, [target], nodeId, Math.max(batch, this.takers.length), leaseMs);
-        if (claimed.length === 0) break;
+        const limit = Math.max(batch, this.unreserved);
+        const claimed = await this.store.messages.claim(namespace, [target], nodeId, limit, leaseMs);
         for (const message of claimed) {
           this.held.add(message.id);
-          const taker = this.takers.shift();
+          // A job reserved meanwhile waits for its hand-off: claimed requests go to the others first.
+          const taker = this.unreserved > 0 ? this.takers.shift() : undefined;
           if (taker) taker(message);
           else this.buffer.push(message);
+        }
+        if (claimed.length < limit) {
+          // Nothing more was queued when the claim ran; unless something came meanwhile, wait.
+          if (!this.claimAgain) {
+            this.backlogEmpty = true;
+            break;
+          }
         }
       }
     } catch (error) {
@@ -115,13 +203,16 @@ export class ClaimingQueue implements ItemQueue {
     } finally {
       this.claiming = false;
     }
-    if (!this.closed && this.takers.length > 0) this.scheduleRetry();
+    if (!this.closed && this.unreserved > 0) this.scheduleRetry();
   }
 
   private scheduleRetry(): void {
     if (this.wakeTimer) return;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null;
+      // Only a claim that runs now may forget what the last one found (the hand-offs depend on it).
+      if (this.closed || this.unreserved <= 0) return;
+      this.backlogEmpty = false;
       void this.fill();
     }, this.options.pollMs);
     this.wakeTimer.unref();

@@ -61,9 +61,18 @@ describePg('PostgresCoordinator', () => {
     expect((await a.liveNodes()).map((n) => n.nodeId).sort()).toEqual([a.nodeId, b.nodeId].sort());
     const heard: Array<ClusterEvent | null> = [];
     b.listen((event) => heard.push(event));
+    const heardByA: Array<ClusterEvent | null> = [];
+    a.listen((event) => heardByA.push(event));
     const event: ClusterEvent = { type: 'wake', namespace: 'USER', target: 'Echo' };
+    // A burst of wake-ups for one queue in one turn is one notification; the sender does not hear its own.
     a.announce(event);
-    await expect.poll(() => heard).toEqual([event]);
+    a.announce(event);
+    const reply: ClusterEvent = { type: 'reply', namespace: 'USER', requestId: 7, responseId: null, error: null };
+    a.announce(reply);
+    await expect.poll(() => heard).toEqual([reply, event]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(heard).toEqual([reply, event]);
+    expect(heardByA).toEqual([]);
     await b.stop();
     expect((await a.listNodes()).map((n) => n.nodeId)).toEqual([a.nodeId]);
     await b.start();
@@ -99,6 +108,20 @@ describePg('PostgresCoordinator', () => {
     release();
     await long;
     expect(await b.holdLease('lifecycle:LONG', 300)).toBe(true);
+  });
+
+  it('writes a request already claimed by this node when its queue here has room, and hands it over on push', async () => {
+    const queues = a.productionQueues({ namespace: 'USER', log: new EventLog(store, 'USER', (e) => errors.push(e)), onError: (e) => errors.push(e) });
+    const queue = queues.create('Echo', 1) as ClaimingQueue;
+    const waiting = queue.take();
+    await expect.poll(() => queue.reserveLocal() && (queue.cancelReservation(), true)).toBe(true);
+    const { id } = await queues.insert(request);
+    expect(await store.messages.get('USER', id)).toMatchObject({ status: 'delivered', leaseOwner: a.nodeId });
+    queue.push((await store.messages.get('USER', id))!);
+    expect((await waiting)?.id).toBe(id);
+    queue.close();
+    queues.close();
+    expect(errors).toEqual([]);
   });
 
   it('queues by claiming from the store, and puts back what a dead node held once its lease expired', async () => {

@@ -23,6 +23,12 @@ export interface PostgresCoordinatorOptions {
 
 const channel = 'conveyor';
 
+/** A notification on the channel: the event and the node that sent it. */
+interface Envelope {
+  from: string;
+  event: ClusterEvent;
+}
+
 export class PostgresCoordinator implements Coordinator {
   readonly nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   /** The other nodes keep running the productions when this one shuts down. */
@@ -30,6 +36,7 @@ export class PostgresCoordinator implements Coordinator {
   readonly leaseMs: number;
   readonly heartbeatMs: number;
   private listeners = new Set<(event: ClusterEvent | null) => void>();
+  private readonly pendingWakes = new Map<string, ClusterEvent>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
 
@@ -60,8 +67,30 @@ export class PostgresCoordinator implements Coordinator {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Wake-ups for one queue sent in the same turn of the event loop go out as one notification (a
+   * burst of sends would otherwise send one each, and wake every node once per send).
+   */
   announce(event: ClusterEvent): void {
-    this.cluster.notify(channel, JSON.stringify(event)).catch(this.options.onError);
+    if (event.type !== 'wake') {
+      this.send(event);
+      return;
+    }
+    const key = `${event.namespace}\u0000${event.target}`;
+    if (this.pendingWakes.has(key)) return;
+    this.pendingWakes.set(key, event);
+    if (this.pendingWakes.size === 1) {
+      setImmediate(() => {
+        const wakes = [...this.pendingWakes.values()];
+        this.pendingWakes.clear();
+        for (const wake of wakes) this.send(wake);
+      });
+    }
+  }
+
+  private send(event: ClusterEvent): void {
+    const envelope: Envelope = { from: this.nodeId, event };
+    this.cluster.notify(channel, JSON.stringify(envelope)).catch(this.options.onError);
   }
 
   async liveNodes(): Promise<NodeRecord[]> {
@@ -117,15 +146,19 @@ export class PostgresCoordinator implements Coordinator {
     }
   }
 
+  /** Events from the other nodes go to the listeners; this node's own come back too and are dropped (it acted on them already). */
   private dispatch(payload: string | null): void {
     let event: ClusterEvent | null = null;
     if (payload !== null) {
+      let envelope: Envelope;
       try {
-        event = JSON.parse(payload) as ClusterEvent;
+        envelope = JSON.parse(payload) as Envelope;
       } catch {
         this.options.onError(new ConveyorError('ERR_INTERNAL', `Unreadable cluster notification: ${payload.slice(0, 200)}`));
         return;
       }
+      if (envelope.from === this.nodeId) return;
+      event = envelope.event;
     }
     for (const listener of this.listeners) listener(event);
   }
@@ -133,6 +166,7 @@ export class PostgresCoordinator implements Coordinator {
 
 class ClaimedQueues implements ProductionQueues {
   private sweeper: NodeJS.Timeout | null = null;
+  private readonly queues = new Map<string, ClaimingQueue>();
 
   constructor(
     private readonly store: Store,
@@ -142,7 +176,7 @@ class ClaimedQueues implements ProductionQueues {
   ) {}
 
   create(item: string, batch: number): ItemQueue {
-    return new ClaimingQueue(this.store, {
+    const queue = new ClaimingQueue(this.store, {
       namespace: this.context.namespace,
       target: item,
       nodeId: this.nodeId,
@@ -151,10 +185,32 @@ class ClaimedQueues implements ProductionQueues {
       pollMs: 1000,
       onError: this.context.onError,
     });
+    // The latest queue of an item (a restarted item gets a new one) is where its hand-offs go.
+    this.queues.set(item, queue);
+    return queue;
   }
 
-  /** Committed before any node may claim it: the claim reads committed rows. */
+  /**
+   * Committed before any node may claim it: the claim reads committed rows. When the target's queue
+   * here has room and nothing older waits in the store, the request is written already claimed by
+   * this node and handed over when pushed (claiming-queue.ts). A request with a parent may be
+   * acknowledged before its commit reached the disk (postgres-writes.ts): a PostgreSQL crash that
+   * loses it also loses the parent's outcome, and the parent, run again, sends it again.
+   */
   async insert(request: NewMessage): Promise<{ id: number; accepted: Promise<void> }> {
+    const queue = this.queues.get(request.target);
+    const insertClaimed = this.store.messages.insertClaimed?.bind(this.store.messages);
+    if (queue !== undefined && insertClaimed !== undefined && queue.reserveLocal()) {
+      let id: number;
+      try {
+        [id] = (await insertClaimed([request], this.nodeId, this.leaseMs)) as [number];
+      } catch (error) {
+        queue.cancelReservation();
+        throw error;
+      }
+      queue.expectHandoff(id);
+      return { id, accepted: Promise.resolve() };
+    }
     const [id] = await this.store.messages.insert([request]);
     return { id: id as number, accepted: Promise.resolve() };
   }

@@ -1,13 +1,20 @@
 /**
- * Messages on PostgreSQL. Inserts and patches go through the group committer; reads and the queue
+ * Messages on PostgreSQL. Inserts and patches go through the group committers; reads and the queue
  * operations (claim, leases) run directly on the pool, each in its own statement.
+ *
+ * The queue operations commit without waiting for the disk (`synchronous_commit` off for that one
+ * statement): a claim, a lease renewal or a release that a PostgreSQL crash loses leaves the request
+ * queued, or delivered under a lease that expires — it is delivered again, which at-least-once allows.
+ * Anything that a claim led to and that must survive (an outcome) commits later and waits for the
+ * disk, which makes the claim before it durable too (the WAL is flushed in order).
  */
 import { sql } from 'kysely';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
 import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
-import type { PgWrite } from './postgres-writes.ts';
+import type { CommitRouting } from './commit-routing.ts';
+import type { InsertLease, PgWrite } from './postgres-writes.ts';
 
 const headerColumns = [
   'm.id',
@@ -42,8 +49,10 @@ const messageSql = `${headerSql}, m.classname, b.encoding, b.data, m.trace_paren
  * whole backlog on every claim. With several targets, rows fetched for one target but beaten by
  * another's stay locked until this statement ends (microseconds); other claimers skip them meanwhile.
  */
+const relaxCommit = "relax AS (SELECT set_config('synchronous_commit', 'off', true) AS setting)";
+
 const claimSql = `
-  WITH candidates AS (
+  WITH ${relaxCommit}, candidates AS (
     SELECT c.id, c.priority FROM unnest($2::text[]) AS t(target)
     CROSS JOIN LATERAL (
       SELECT id, priority FROM messages
@@ -56,33 +65,50 @@ const claimSql = `
     SELECT id FROM candidates ORDER BY priority DESC, id LIMIT $3
   )
   UPDATE messages m SET status = 'delivered', lease_owner = $4, lease_until = $5::bigint, updated_at = $6::bigint
-  FROM picked, message_bodies b
+  FROM picked, message_bodies b, relax
   WHERE m.id = picked.id AND b.message_id = m.id
   RETURNING ${messageSql}`;
 
 const extendSql = `
+  WITH ${relaxCommit}
   UPDATE messages SET lease_until = $1::bigint, updated_at = $2::bigint
+  FROM relax
   WHERE id = ANY($3::bigint[]) AND status = 'delivered' AND lease_owner = $4
   RETURNING id`;
 
 const releaseSql = `
+  WITH ${relaxCommit}
   UPDATE messages SET status = 'queued', lease_owner = NULL, lease_until = NULL, updated_at = $1::bigint
+  FROM relax
   WHERE ns_id = $2 AND status = 'delivered' AND lease_until <= $3::bigint`;
 
 export class PostgresMessages implements MessageRepository {
   readonly #ctx: PostgresContext;
   readonly #submit: (op: PgWrite) => Promise<number[]>;
+  readonly #routing: CommitRouting;
 
-  constructor(ctx: PostgresContext, submit: (op: PgWrite) => Promise<number[]>) {
+  constructor(ctx: PostgresContext, submit: (op: PgWrite) => Promise<number[]>, routing: CommitRouting) {
     this.#ctx = ctx;
     this.#submit = submit;
+    this.#routing = routing;
   }
 
   /** Submitted synchronously (the namespace is resolved at commit), so ids follow call order. */
-  async insert(messages: NewMessage[]): Promise<number[]> {
+  insert(messages: NewMessage[]): Promise<number[]> {
+    return this.#insert(messages, undefined);
+  }
+
+  /** One statement where insert-then-claim would take two, and no other node can take them meanwhile. */
+  insertClaimed(messages: NewMessage[], owner: string, leaseMs: number): Promise<number[]> {
+    return this.#insert(messages, { owner, until: Date.now() + leaseMs });
+  }
+
+  async #insert(messages: NewMessage[], lease: InsertLease | undefined): Promise<number[]> {
     this.#ctx.assertOpen();
     if (messages.length === 0) return [];
-    return this.#submit({ kind: 'insert-messages', messages });
+    const ids = await this.#submit(lease === undefined ? { kind: 'insert-messages', messages } : { kind: 'insert-messages', messages, lease });
+    this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
+    return ids;
   }
 
   async update(patches: MessagePatch[]): Promise<void> {
@@ -167,7 +193,9 @@ export class PostgresMessages implements MessageRepository {
       });
       // RETURNING has no order of its own: put the claimed rows back in claim order.
       rows.sort((a, b) => b.priority - a.priority || a.id - b.id);
-      return rows.map((row) => toMessage(namespace, row));
+      const claimed = rows.map((row) => toMessage(namespace, row));
+      this.#routing.note(claimed);
+      return claimed;
     });
   }
 

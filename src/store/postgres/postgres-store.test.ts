@@ -37,7 +37,14 @@ describePg('PostgreSQL store', () => {
     expect(store.cluster).toBeDefined();
     expect(await store.namespaces.list()).toEqual(['USER']);
     const versions = await adminQuery<{ version: number; name: string }>(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
-    expect(versions.map((row) => row.name)).toEqual(['namespaces-and-definitions', 'messages', 'event-log', 'cluster', 'package-swaps', 'message-trace-context']);
+    expect(versions.map((row) => row.name)).toEqual([
+      'namespaces-and-definitions',
+      'messages',
+      'event-log',
+      'cluster',
+      'package-swaps',
+      'message-trace-context',
+    ]);
   });
 
   it('opens an existing schema without migrating again, from several openers at once', async () => {
@@ -80,6 +87,18 @@ describePg('PostgreSQL store', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(isConveyorError((results[1] as PromiseRejectedResult).reason, 'ERR_MESSAGE_NOT_FOUND')).toBe(true);
     expect((await store.messages.get('USER', id!))!.status).toBe('completed');
+    // The batch is one statement: the failed one wrote nothing, so retrying its ops alone wrote each once.
+    expect(await store.messages.count('USER')).toBe(2);
+  });
+
+  it('inserts requests already claimed by a node: no other claim takes them, and their lease expires like a claim', async () => {
+    const before = Date.now();
+    const [id] = await store.messages.insertClaimed!([newMessage()], 'node-a', 60_000);
+    expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'delivered', leaseOwner: 'node-a' });
+    expect((await store.messages.get('USER', id!))!.leaseUntil).toBeGreaterThanOrEqual(before + 60_000);
+    expect(await store.messages.claim('USER', ['Op'], 'node-b', 10, 60_000)).toEqual([]);
+    expect(await store.messages.releaseExpired('USER', Date.now() + 61_000)).toBe(1);
+    expect((await store.messages.claim('USER', ['Op'], 'node-b', 10, 60_000)).map((m) => m.id)).toEqual([id]);
   });
 
   it('keeps documents exactly as given (no JSONB key reordering)', async () => {

@@ -2,8 +2,9 @@
  * The scale-out store: several Conveyor servers (nodes) share one PostgreSQL database.
  *
  * Every node keeps a small pool; hot writes go through group commit like on SQLite (one
- * transaction per flush, see postgres-writes.ts), queues are claimed with SKIP LOCKED and leases,
- * and `cluster` carries the node registry, named leases and LISTEN/NOTIFY.
+ * statement per flush, see postgres-writes.ts), in two committers — writes that wait for the disk
+ * and writes about requests with a parent, which need not (commit-routing.ts) — queues are claimed
+ * with SKIP LOCKED and leases, and `cluster` carries the node registry, named leases and LISTEN/NOTIFY.
  *
  * `schema` puts every table in one PostgreSQL schema (created when missing) through the
  * connections' `search_path`: tests isolate themselves that way, and two clusters may share a server.
@@ -14,6 +15,7 @@ import { GroupCommitter } from '../group-commit.ts';
 import { migrate } from '../migrator.ts';
 import type { Store, StoreCapabilities } from '../store.ts';
 import { postgresMigrationHost, postgresMigrations } from './migrations.ts';
+import { CommitRouting } from './commit-routing.ts';
 import { PgNotifier } from './notifier.ts';
 import { PostgresClasses } from './postgres-classes.ts';
 import { PostgresCluster } from './postgres-cluster.ts';
@@ -143,7 +145,7 @@ class PostgresStore implements Store {
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
   readonly #notifier: PgNotifier;
-  readonly #committer: GroupCommitter<PgWrite, number[]> | null;
+  readonly #committers: Array<GroupCommitter<PgWrite, number[]>>;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closing: Promise<void> | null = null;
 
@@ -151,19 +153,22 @@ class PostgresStore implements Store {
     const ctx = new PostgresContext(pool, schema);
     this.#ctx = ctx;
     const commitBatch = postgresBatchWriter(pool, schema, (name) => ctx.requireNamespace(name));
+    const routing = new CommitRouting();
     let submit: (op: PgWrite) => Promise<number[]>;
     if (options.groupCommit === false) {
-      this.#committer = null;
+      this.#committers = [];
       submit = (op) => this.#track(commitBatch([op]).then((results) => results[0]!));
     } else {
-      const committer = new GroupCommitter<PgWrite, number[]>({
-        commit: commitBatch,
-        maxBatch: options.maxBatch ?? 500,
-        weight: writeWeight,
-        retryAlone: isWritesOwnFailure,
-      });
-      this.#committer = committer;
-      submit = (op) => committer.submit(op);
+      const committer = (): GroupCommitter<PgWrite, number[]> =>
+        new GroupCommitter<PgWrite, number[]>({
+          commit: commitBatch,
+          maxBatch: options.maxBatch ?? 500,
+          weight: writeWeight,
+          retryAlone: isWritesOwnFailure,
+        });
+      const [waiting, relaxed] = [committer(), committer()];
+      this.#committers = [waiting, relaxed];
+      submit = (op) => (routing.relaxable(op) ? relaxed : waiting).submit(op);
     }
     this.#notifier = new PgNotifier({
       connection,
@@ -174,7 +179,7 @@ class PostgresStore implements Store {
     this.namespaces = new PostgresNamespaces(ctx);
     this.productions = new PostgresProductions(ctx);
     this.classes = new PostgresClasses(ctx);
-    this.messages = new PostgresMessages(ctx, submit);
+    this.messages = new PostgresMessages(ctx, submit, routing);
     this.log = new PostgresLog(ctx, submit);
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresTransforms(ctx);
@@ -189,7 +194,7 @@ class PostgresStore implements Store {
   }
 
   async #close(): Promise<void> {
-    await this.#committer?.close();
+    await Promise.all(this.#committers.map((committer) => committer.close()));
     await Promise.allSettled([...this.#inFlight]);
     this.#ctx.markClosed();
     await this.#notifier.close();

@@ -1,8 +1,13 @@
-/** Which batch failures are retried op by op (the batch writer itself runs in every PostgreSQL suite). */
-import { describe, expect, it } from 'vitest';
+/** Which batch failures are retried op by op, and which commits wait for the disk (the batch writer itself runs in every PostgreSQL suite). */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConveyorError } from '../../core/errors.ts';
+import { newMessage } from '../conformance/harness.ts';
+import type { Store } from '../store.ts';
+import { describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
 import { toStoreError } from './postgres-context.ts';
-import { isWritesOwnFailure, writeWeight } from './postgres-writes.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
 
 const pgError = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 
@@ -24,5 +29,77 @@ describe('PostgreSQL batch failures', () => {
   it('weighs an op by its rows', () => {
     expect(writeWeight({ kind: 'patch-messages', patches: [{ id: 1 }, { id: 2 }] })).toBe(2);
     expect(writeWeight({ kind: 'append-log', namespace: 'USER', entries: [] })).toBe(1);
+  });
+});
+
+/**
+ * Which commits wait for the disk. The batch runs on a real connection inside a transaction block
+ * opened by the test, so the setting the statement chose for its transaction can be read back
+ * before that transaction ends (and is then rolled back).
+ */
+describePg('PostgreSQL batch commits and the disk', () => {
+  const schema = uniqueSchema('writes');
+  let store: Store;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    store = await openPostgresStore(pgUrl, { schema });
+    pool = new pg.Pool({ connectionString: pgUrl, options: `-c search_path=${schema}`, max: 1 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await store.close();
+    await dropSchema(schema);
+  });
+
+  /** The `synchronous_commit` in force at the end of a batch's transaction. */
+  async function commitSetting(batch: PgWrite[]): Promise<string> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // The batch writer borrows this very connection (and gives nothing back: the test does).
+      const borrowed = new Proxy(client, { get: (target, key) => (key === 'release' ? () => undefined : Reflect.get(target, key, target)) });
+      const inBlock = { connect: async () => borrowed } as unknown as pg.Pool;
+      await postgresBatchWriter(inBlock, schema, async () => 1)(batch);
+      const { rows } = await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+      return rows[0]!.synchronous_commit;
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  }
+
+  it('lets a batch about requests with a parent commit without waiting for the disk', async () => {
+    const [parent] = await store.messages.insert([newMessage()]);
+    const [child] = await store.messages.insert([newMessage({ parentId: parent! })]);
+    expect(
+      await commitSetting([{ kind: 'insert-messages', messages: [newMessage({ parentId: parent! }), newMessage({ parentId: child!, kind: 'response' })] }]),
+    ).toBe('off');
+    expect(await commitSetting([{ kind: 'patch-messages', patches: [{ id: child!, status: 'completed' }] }])).toBe('off');
+  });
+
+  // (A batch with log entries runs in its own transaction block and never relaxes its commit: not observable from inside a test's block.)
+  it('makes every batch that touches a request without a parent wait for the disk', async () => {
+    const [root] = await store.messages.insert([newMessage()]);
+    const [child] = await store.messages.insert([newMessage({ parentId: root! })]);
+    expect(await commitSetting([{ kind: 'insert-messages', messages: [newMessage({ parentId: root! }), newMessage()] }])).toBe('on');
+    expect(
+      await commitSetting([
+        {
+          kind: 'patch-messages',
+          patches: [
+            { id: child!, status: 'completed' },
+            { id: root!, status: 'completed' },
+          ],
+        },
+      ]),
+    ).toBe('on');
+  });
+
+  it('leaves the connection as it was after a batch that did not wait', async () => {
+    const [root] = await store.messages.insert([newMessage()]);
+    await postgresBatchWriter(pool, schema, async () => 1)([{ kind: 'insert-messages', messages: [newMessage({ parentId: root! })] }]);
+    const { rows } = await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+    expect(rows[0]!.synchronous_commit).toBe('on');
   });
 });

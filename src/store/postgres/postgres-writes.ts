@@ -1,15 +1,26 @@
 /**
  * The group-committed writes of the PostgreSQL driver: message inserts, message patches and log
- * appends. A batch of ops is applied in one transaction with a fixed number of statements, whatever
- * its size: rows travel as arrays and are expanded with `unnest`, so the SQL text never changes and
- * each statement is prepared once per connection.
+ * appends. A batch's messages (inserts and patches together) are ONE statement whatever the batch's
+ * size — rows travel as arrays, expanded with `unnest`, so the SQL text never changes and is prepared
+ * once per connection — and that statement is its own transaction: one round trip per batch. Only a
+ * batch with log entries opens a transaction around it (the log needs its lock first, below).
+ *
+ * Commits that need not wait for the disk: a batch whose every message row belongs to a request with
+ * a parent (the request, its response, a change of its status) commits without waiting for the WAL
+ * flush (`synchronous_commit` off for that transaction only, decided by the statement from the rows
+ * themselves). It is still committed in order and visible at once; a PostgreSQL crash may lose it,
+ * but only together with everything committed after it, the parent's own outcome included, and the
+ * parent — unfinished again — runs again and sends it anew: at least once, as before. Every commit
+ * about a request without a parent (what a service or an outside caller sent, whose acceptance or
+ * reply someone outside is told about) waits for the disk as before, and so do log entries.
  *
  * Ops carry namespace names, resolved here rather than by the caller: callers submit synchronously,
  * so writes reach the committer in call order (ids follow it) and none can slip past a close().
  *
- * Order inside a batch: inserts, then patches, then log appends. That is equivalent to applying the
- * ops one by one (a patch may target a message inserted in the same batch, never the reverse; log
- * rows depend on nothing), and it puts the log's lock at the very end of the transaction.
+ * Order inside a batch: the messages' statement, then log appends. Inserts and patches can share one
+ * statement because a patch can only name a message whose insert committed before (its id is known
+ * only then); log rows depend on nothing, and last they put the log's lock at the very end of the
+ * transaction.
  *
  * Log ids: ids must increase in commit order within a namespace, or a reader polling `since(id)`
  * could see id 12 committed before id 11 and skip 11 forever. Each namespace's appends are
@@ -25,8 +36,14 @@ import type { NewLogEntry } from '../../core/log.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
 import { toStoreError } from './postgres-context.ts';
 
+/** A node's claim written with the insert: the rows start `delivered`, leased by `owner` until `until`. */
+export interface InsertLease {
+  owner: string;
+  until: number;
+}
+
 export type PgWrite =
-  | { kind: 'insert-messages'; messages: NewMessage[] }
+  | { kind: 'insert-messages'; messages: NewMessage[]; lease?: InsertLease }
   | { kind: 'patch-messages'; patches: MessagePatch[] }
   | { kind: 'append-log'; namespace: string; entries: NewLogEntry[] };
 
@@ -45,33 +62,58 @@ export function writeWeight(op: PgWrite): number {
   }
 }
 
-const allocateMessageIds = "SELECT nextval('messages_id_seq') AS id FROM generate_series(1, $1::int)";
 const allocateLogIds = "SELECT nextval('log_entries_id_seq') AS id FROM generate_series(1, $1::int)";
 
-const insertHeaders = `
-  INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
-    status, priority, description, classname, created_at, updated_at)
-  SELECT t.*, $14::bigint, $14::bigint FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[],
-    $7::text[], $8::text[], $9::bool[], $10::text[], $11::int[], $12::text[], $13::text[]) AS t`;
-
-const insertBodies = 'INSERT INTO message_bodies (message_id, encoding, data) SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])';
-
-// One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
-const patchMessages = `
-  UPDATE messages m SET
-    status = CASE WHEN p.set_status THEN p.status ELSE m.status END,
-    corresponding_id = CASE WHEN p.set_corresponding THEN p.corresponding_id ELSE m.corresponding_id END,
-    error = CASE WHEN p.set_error THEN p.error ELSE m.error END,
-    attempts = CASE WHEN p.set_attempts THEN p.attempts ELSE m.attempts END,
-    lease_owner = CASE WHEN p.set_lease_owner THEN p.lease_owner ELSE m.lease_owner END,
-    lease_until = CASE WHEN p.set_lease_until THEN p.lease_until ELSE m.lease_until END,
-    updated_at = $14::bigint
-  FROM unnest($1::bigint[], $2::bool[], $3::text[], $4::bool[], $5::bigint[], $6::bool[], $7::text[], $8::bool[], $9::int[],
-    $10::bool[], $11::text[], $12::bool[], $13::bigint[])
-    AS p(id, set_status, status, set_corresponding, corresponding_id, set_error, error, set_attempts, attempts,
-      set_lease_owner, lease_owner, set_lease_until, lease_until)
-  WHERE m.id = p.id
-  RETURNING m.id`;
+/**
+ * Inserts and patches of one batch in one statement. `known` checks first that every patched id
+ * exists: when one does not, the statement writes nothing at all (it is its own transaction, so a
+ * half-applied batch would stay applied) and names the missing ids. `fresh` draws the ids (a CTE
+ * with nextval is evaluated once, in row order, so ids follow submission order); the patch UPDATE
+ * sees the rows as they were before the statement, which is enough: a patch can only name an id
+ * whose insert has already committed (ids are known only then). One UPDATE changes a row once:
+ * patches are merged per id before (mergedPatches). The last column relaxes this transaction's commit
+ * when every message row it wrote has a parent and the batch allows it ($31).
+ */
+const writeBatchSql = `
+  WITH known AS (
+    SELECT count(*) = cardinality($17::bigint[]) AS ok FROM messages WHERE id = ANY($17::bigint[])
+  ), fresh AS (
+    SELECT nextval('messages_id_seq') AS id, t.*
+    FROM known, unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::text[],
+      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $32::text[]) WITH ORDINALITY
+      AS t(ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority, description,
+        classname, encoding, data, lease_owner, lease_until, trace_parent, ord)
+    WHERE known.ok
+  ), headers AS (
+    INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority,
+      description, classname, created_at, updated_at, lease_owner, lease_until, trace_parent)
+    SELECT id, ns_id, coalesce(session_id, id), parent_id, corresponding_id, kind, source, target, response_required, status, priority,
+      description, classname, $30::bigint, $30::bigint, lease_owner, lease_until, trace_parent
+    FROM fresh
+  ), bodies AS (
+    INSERT INTO message_bodies (message_id, encoding, data) SELECT id, encoding, data FROM fresh
+  ), patched AS (
+    UPDATE messages m SET
+      status = CASE WHEN p.set_status THEN p.status ELSE m.status END,
+      corresponding_id = CASE WHEN p.set_corresponding THEN p.corresponding_id ELSE m.corresponding_id END,
+      error = CASE WHEN p.set_error THEN p.error ELSE m.error END,
+      attempts = CASE WHEN p.set_attempts THEN p.attempts ELSE m.attempts END,
+      lease_owner = CASE WHEN p.set_lease_owner THEN p.lease_owner ELSE m.lease_owner END,
+      lease_until = CASE WHEN p.set_lease_until THEN p.lease_until ELSE m.lease_until END,
+      updated_at = $30::bigint
+    FROM unnest($17::bigint[], $18::bool[], $19::text[], $20::bool[], $21::bigint[], $22::bool[], $23::text[], $24::bool[], $25::int[],
+      $26::bool[], $27::text[], $28::bool[], $29::bigint[])
+      AS p(id, set_status, status, set_corresponding, corresponding_id, set_error, error, set_attempts, attempts,
+        set_lease_owner, lease_owner, set_lease_until, lease_until)
+    WHERE m.id = p.id AND (SELECT ok FROM known)
+    RETURNING m.id, m.parent_id
+  )
+  SELECT
+    (SELECT coalesce(array_agg(id ORDER BY ord), '{}') FROM fresh) AS ids,
+    CASE WHEN NOT (SELECT ok FROM known) THEN
+      (SELECT array_agg(x ORDER BY x) FROM unnest($17::bigint[]) x WHERE NOT EXISTS (SELECT 1 FROM messages WHERE id = x)) END AS missing,
+    CASE WHEN $31::bool AND NOT EXISTS (SELECT 1 FROM fresh WHERE parent_id IS NULL) AND NOT EXISTS (SELECT 1 FROM patched WHERE parent_id IS NULL)
+      THEN set_config('synchronous_commit', 'off', true) END AS relaxed`;
 
 const lockLog = 'SELECT pg_advisory_xact_lock(hashtext($1), $2::int)';
 
@@ -96,14 +138,14 @@ export function isWritesOwnFailure(error: unknown): boolean {
   return !/^(53|58|XX)/.test(state);
 }
 
-/** Returns the commit function for the group committer: one transaction, one id list per op. */
+/** Returns the commit function for the group committer: one id list per op. */
 export function postgresBatchWriter(pool: pg.Pool, schema: string, resolve: NamespaceResolver): (batch: readonly PgWrite[]) => Promise<number[][]> {
   const logLockKey = `conveyor.log.${schema}`;
   return async (batch) => {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const namespaceIds = await resolveNamespaces(batch, resolve);
-        return await inTransaction(pool, (client) => applyBatch(client, batch, namespaceIds, logLockKey, Date.now()));
+        return await applyBatch(pool, batch, namespaceIds, logLockKey, Date.now());
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt < maxAttempts && typeof code === 'string' && retryableStates.has(code)) continue;
@@ -126,38 +168,17 @@ async function resolveNamespaces(batch: readonly PgWrite[], resolve: NamespaceRe
   return ids;
 }
 
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken = false;
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {
-      broken = true;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
-}
-
-async function applyBatch(
-  client: pg.PoolClient,
-  batch: readonly PgWrite[],
-  namespaceIds: Map<string, number>,
-  logLockKey: string,
-  now: number,
-): Promise<number[][]> {
+/**
+ * Messages only: one statement, its own transaction. With log entries: one transaction holding the
+ * message statement (then waiting for the disk like the log) and then the log's lock and rows, at
+ * the very end.
+ */
+async function applyBatch(pool: pg.Pool, batch: readonly PgWrite[], namespaceIds: Map<string, number>, logLockKey: string, now: number): Promise<number[][]> {
   const results: number[][] = batch.map(() => []);
-  const inserts: number[] = [];
-  const patches: MessagePatch[] = [];
+  const messageOps: number[] = [];
   const logs = new Map<number, number[]>();
   batch.forEach((op, index) => {
-    if (op.kind === 'insert-messages') inserts.push(index);
-    else if (op.kind === 'patch-messages') patches.push(...op.patches);
+    if (op.kind !== 'append-log') messageOps.push(index);
     else {
       const namespaceId = namespaceIds.get(op.namespace)!;
       const indexes = logs.get(namespaceId);
@@ -165,80 +186,124 @@ async function applyBatch(
       else indexes.push(index);
     }
   });
-  if (inserts.length > 0) await insertMessages(client, batch, inserts, namespaceIds, results, now);
-  if (patches.length > 0) await applyPatches(client, patches, now);
-  // Sorted, so two transactions appending to the same namespaces take their locks in one order.
-  for (const namespaceId of [...logs.keys()].sort((a, b) => a - b)) {
-    await appendLog(client, batch, logs.get(namespaceId)!, namespaceId, results, logLockKey, now);
+  const client = await pool.connect();
+  // A client whose ROLLBACK failed is in an unknown state: it is dropped, not given back.
+  let broken = false;
+  try {
+    if (logs.size === 0) {
+      await writeMessages(client, batch, messageOps, namespaceIds, results, now, true);
+      return results;
+    }
+    await client.query('BEGIN');
+    try {
+      if (messageOps.length > 0) await writeMessages(client, batch, messageOps, namespaceIds, results, now, false);
+      // Sorted, so two transactions appending to the same namespaces take their locks in one order.
+      for (const namespaceId of [...logs.keys()].sort((a, b) => a - b)) {
+        await appendLog(client, batch, logs.get(namespaceId)!, namespaceId, results, logLockKey, now);
+      }
+      await client.query('COMMIT');
+      return results;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
   }
-  return results;
 }
 
-async function allocate(client: pg.PoolClient, name: string, text: string, count: number): Promise<number[]> {
-  const { rows } = await client.query<{ id: number }>({ name, text, values: [count] });
-  return rows.map((row) => row.id);
-}
-
-async function insertMessages(
+async function writeMessages(
   client: pg.PoolClient,
   batch: readonly PgWrite[],
   opIndexes: number[],
   namespaceIds: Map<string, number>,
   results: number[][],
   now: number,
+  mayRelax: boolean,
 ): Promise<void> {
-  const ops = opIndexes.map((index) => batch[index] as Extract<PgWrite, { kind: 'insert-messages' }>);
-  const total = ops.reduce((sum, op) => sum + op.messages.length, 0);
-  const ids = await allocate(client, 'conveyor-allocate-message-ids', allocateMessageIds, total);
-  const columns: unknown[][] = Array.from({ length: 13 }, () => []);
-  const bodies: unknown[][] = [[], [], []];
+  const inserts: Array<Extract<PgWrite, { kind: 'insert-messages' }>> = [];
+  const insertIndexes: number[] = [];
+  const patches: MessagePatch[] = [];
+  for (const index of opIndexes) {
+    const op = batch[index]!;
+    if (op.kind === 'insert-messages') {
+      inserts.push(op);
+      insertIndexes.push(index);
+    } else if (op.kind === 'patch-messages') patches.push(...op.patches);
+  }
+  const [traceParents, ...insertColumns] = insertRows(inserts, namespaceIds);
+  const merged = mergedPatches(patches);
+  const { rows } = await client.query<{ ids: Array<string | number>; missing: Array<string | number> | null }>({
+    name: 'conveyor-write-batch',
+    text: writeBatchSql,
+    values: [...insertColumns, ...patchColumns(merged), now, mayRelax, traceParents],
+  });
+  const missing = rows[0]!.missing;
+  if (missing !== null) {
+    throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `Cannot update message ${Number(missing[0])}: no message with that id exists`);
+  }
+  const ids = rows[0]!.ids.map(Number);
   let next = 0;
-  ops.forEach((op, opNumber) => {
-    const opIds = ids.slice(next, next + op.messages.length);
+  inserts.forEach((op, opNumber) => {
+    results[insertIndexes[opNumber]!] = ids.slice(next, next + op.messages.length);
     next += op.messages.length;
-    results[opIndexes[opNumber]!] = opIds;
-    op.messages.forEach((message, index) => {
-      const id = opIds[index]!;
-      // A session's first message names the session: the id is known before the row is written.
+  });
+}
+
+/**
+ * The insert half of the statement's parameters: one array per column, rows in submission order;
+ * the first is the trace context ($32, the column added last).
+ */
+function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, namespaceIds: Map<string, number>): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: 17 }, () => []);
+  for (const op of ops) {
+    for (const message of op.messages) {
+      // A session's first message (sessionId null) names the session: the statement uses its new id.
       const row = [
-        id,
+        message.traceParent ?? null,
         namespaceIds.get(message.namespace),
-        message.sessionId ?? id,
+        message.sessionId,
         message.parentId,
         message.correspondingId,
         message.kind,
         message.source,
         message.target,
         message.responseRequired,
-        message.status,
+        op.lease === undefined ? message.status : 'delivered',
         message.priority,
         message.description,
         message.body.classname,
+        message.body.encoding,
+        message.body.data,
+        op.lease?.owner ?? null,
+        op.lease?.until ?? null,
       ];
       row.forEach((value, column) => columns[column]!.push(value));
-      bodies[0]!.push(id);
-      bodies[1]!.push(message.body.encoding);
-      bodies[2]!.push(message.body.data);
-    });
-  });
-  await client.query({ name: 'conveyor-insert-headers', text: insertHeaders, values: [...columns, now] });
-  await client.query({ name: 'conveyor-insert-bodies', text: insertBodies, values: bodies });
+    }
+  }
+  return columns;
 }
 
 /**
  * Several patches of one message in a batch are merged in order (a later field wins), which is what
- * applying them one by one would leave; one UPDATE can change a row only once.
+ * applying them one by one would leave; one UPDATE can change a row only once. Ascending ids:
+ * concurrent batches lock rows in one order, which keeps deadlocks rare.
  */
-async function applyPatches(client: pg.PoolClient, patches: MessagePatch[], now: number): Promise<void> {
+function mergedPatches(patches: MessagePatch[]): MessagePatch[] {
   const merged = new Map<number, MessagePatch>();
   for (const patch of patches) {
     const previous = merged.get(patch.id);
     merged.set(patch.id, previous === undefined ? { ...patch } : mergeDefined(previous, patch));
   }
-  // Ascending ids: concurrent batches lock rows in one order, which keeps deadlocks rare.
-  const ordered = [...merged.values()].sort((a, b) => a.id - b.id);
+  return [...merged.values()].sort((a, b) => a.id - b.id);
+}
+
+/** The patch half of the statement's parameters: per field a "set it" flag and the value. */
+function patchColumns(patches: MessagePatch[]): unknown[][] {
   const columns: unknown[][] = Array.from({ length: 13 }, () => []);
-  for (const p of ordered) {
+  for (const p of patches) {
     const row = [
       p.id,
       p.status !== undefined,
@@ -256,12 +321,7 @@ async function applyPatches(client: pg.PoolClient, patches: MessagePatch[], now:
     ];
     row.forEach((value, column) => columns[column]!.push(value));
   }
-  const { rows } = await client.query<{ id: number }>({ name: 'conveyor-patch-messages', text: patchMessages, values: [...columns, now] });
-  if (rows.length !== ordered.length) {
-    const found = new Set(rows.map((row) => row.id));
-    const missing = ordered.find((p) => !found.has(p.id))!;
-    throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `Cannot update message ${missing.id}: no message with that id exists`);
-  }
+  return columns;
 }
 
 function mergeDefined(base: MessagePatch, next: MessagePatch): MessagePatch {
@@ -270,6 +330,11 @@ function mergeDefined(base: MessagePatch, next: MessagePatch): MessagePatch {
     if (value !== undefined) (result as unknown as Record<string, unknown>)[key] = value;
   }
   return result;
+}
+
+async function allocate(client: pg.PoolClient, name: string, text: string, count: number): Promise<number[]> {
+  const { rows } = await client.query<{ id: number }>({ name, text, values: [count] });
+  return rows.map((row) => row.id);
 }
 
 async function appendLog(
