@@ -109,6 +109,22 @@ describe.skipIf(scriptMissing)('progress on a terminal (script(1) gives the cli 
     expect(result.stdout).toContain('Registered production Progress.Production');
   });
 
+  it('attached -s: log lines print above the live line; Ctrl+C typed on the terminal during the start cancels it', async () => {
+    const command = [process.execPath, cliPath, '-s', 'Slow.Production'].map((part) => `'${part}'`).join(' ');
+    const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: fixture, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await waitForOutput(() => output, 'slow operation initialising');
+    // ^C on the pseudo-terminal: its line discipline sends SIGINT to the cli, as a keyboard does.
+    child.stdin.write('\x03');
+    expect(await closed).toBe(130);
+    expect(output).toContain('Starting Slow.Production');
+    expect(output).toMatch(/\r\x1b\[2K.*\[Alpha\.Operation\] .*INFO.*: Item Alpha\.Operation started/);
+    expect(output).toContain('Slow.Operation failed to start');
+    expect(output).toContain('\r\x1b[2KThe start of Slow.Production was cancelled; production Slow.Production is stopped');
+  });
+
   it('CONVEYOR_PROGRESS=live forces the live line without a terminal, on stderr only', async () => {
     const result = await cli(['-s', 'Progress.Production', '-D'], { CONVEYOR_PROGRESS: 'live' });
     expect(result.stdout).toBe('Production Progress.Production started\n');
