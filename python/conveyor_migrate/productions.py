@@ -52,6 +52,11 @@ def register_productions(productions, root, strict_production_validation=False, 
                 raise EntryError(f'{entry}: {error}') from error
         else:
             production = copy.deepcopy(production) if isinstance(production, dict) else production
+            if isinstance(production, dict) and production:
+                report = build_report(production)
+                if validation is not None:
+                    validation.extend(f'{report.production}: {issue.to_text()}' for issue in report.issues)
+                report.raise_or_warn(strict=strict_production_validation)
         if not isinstance(production, dict) or not production:
             raise EntryError(f'{entry}: expected a dict {{"Package.Name": {{...}}}}, got {type(production).__name__}')
         name = next(iter(production))

@@ -121,25 +121,68 @@ def format_migration_success(filename, namespace=None):
     return f'Migration succeeded in namespace {namespace}: {filename}' if namespace else f'Migration succeeded: {filename}'
 
 
-def explain_migration(filename=None, mode=None, namespace=None, strict_production_validation=False):
-    """The migration plan of a settings file, computed here without writing anything."""
-    from conveyor_migrate.script import read_settings
+def _build_migration_plan(settings, root_path, strict_production_validation=False):
+    """What a migration of `settings` (a module or any object with CLASSES / PRODUCTIONS / SCHEMAS)
+    would register: `{classes, schemas, productions, validation}` as lines, nothing written."""
+    import inspect as _inspect
 
-    filename = os.path.abspath(filename or 'settings.py')
-    document = read_settings(filename, strict_production_validation=strict_production_validation)
+    from conveyor_migrate.classes import register_classes
+    from conveyor_migrate.productions import register_productions
+    from conveyor_migrate.script import register_schemas
+
+    from ..messages.persistent import get_python_classname, is_persistent_message_class
+    from ..production import Production
+
+    root = os.path.abspath(root_path or '.')
+    plan = {'classes': [], 'schemas': [], 'productions': [], 'validation': []}
+
+    def component_line(binding):
+        return f'{binding["name"]} -> {binding["module"]}.{binding["className"]} (component)'
+
+    classes = getattr(settings, 'CLASSES', None)
+    if classes is not None:
+        if not isinstance(classes, dict):
+            raise ValueError('CLASSES must be a dictionary.')
+        for key, value in classes.items():
+            if _inspect.isclass(value) and is_persistent_message_class(value):
+                plan['classes'].append(f'{key} -> {get_python_classname(value)} (PersistentMessage)')
+        plan['classes'].extend(component_line(b) for b in register_classes(classes, root))
+    productions = getattr(settings, 'PRODUCTIONS', None)
+    if productions is not None:
+        if not isinstance(productions, (list, tuple)):
+            raise ValueError('PRODUCTIONS must be a list.')
+        documents, bindings = register_productions(productions, root, strict_production_validation, plan['validation'])
+        plan['classes'].extend(component_line(b) for b in bindings)
+        for production in productions:
+            if isinstance(production, Production):
+                plan['classes'].extend(f'{m.iris_classname} -> {get_python_classname(m.message_class)} (PersistentMessage)'
+                                       for m in production.message_registrations())
+        plan['productions'] = [document['name'] for document in documents]
+    schemas = getattr(settings, 'SCHEMAS', None)
+    if schemas is not None:
+        plan['schemas'] = [schema['name'] for schema in register_schemas(schemas)]
+    return plan
+
+
+def format_migration_plan(plan, filename='', mode=None, namespace=None):
     lines = [f'Migration plan: {filename}']
     if mode:
         lines.append(f'Mode: {str(mode).upper()}')
     if namespace:
         lines.append(f'Namespace: {namespace}')
-    classes = [f'{c["name"]} -> {c["module"]}.{c["className"]} ({"PersistentMessage" if c.get("persistent") else "component"})'
-               for c in document['classes']]
-    lines += ['', 'CLASSES:'] + [f'  {line}' for line in classes or ['none']]
-    lines += ['', 'SCHEMAS:'] + [f'  {s["name"]}' for s in document['schemas']] + (['  none'] if not document['schemas'] else [])
-    lines += ['', 'PRODUCTIONS:'] + [f'  {p["name"]}' for p in document['productions']] + (['  none'] if not document['productions'] else [])
-    issues = document.get('validation', [])
-    lines += ['', 'VALIDATION:'] + [f'  {issue}' for issue in issues] + (['  none'] if not issues else [])
+    for title, key in (('CLASSES', 'classes'), ('SCHEMAS', 'schemas'), ('PRODUCTIONS', 'productions'), ('VALIDATION', 'validation')):
+        lines += ['', f'{title}:'] + [f'  {entry}' for entry in plan[key] or ['none']]
     return '\n'.join(lines)
+
+
+def explain_migration(filename=None, mode=None, namespace=None, strict_production_validation=False):
+    """The migration plan of a settings file, computed here without writing anything."""
+    from conveyor_migrate.script import load_settings
+
+    filename = os.path.abspath(filename or 'settings.py')
+    settings = load_settings(filename)
+    plan = _build_migration_plan(settings, os.path.dirname(filename), strict_production_validation)
+    return format_migration_plan(plan, filename, mode, namespace)
 
 
 def register_production_definition(production_name, production):
