@@ -9,6 +9,12 @@ export interface DeclaredSetting {
   /** The class default rendered as text, or null for `None` / no default. */
   defaultValue: string | null;
   description: string;
+  /** IoP 4 `setting()` metadata, when the class declares it: IRIS datatype, category, required, editor control, target(). */
+  dataType?: string;
+  category?: string;
+  required?: boolean;
+  control?: string;
+  isTarget?: boolean;
 }
 
 export interface ClassBinding {

@@ -50,7 +50,18 @@ const messageBody = closed({
 export const storedMessage = closed({ ...headerFields, body: messageBody });
 export type StoredMessageJson = Static<typeof storedMessage>;
 
-const declaredSetting = closed({ name: Type.String(), type: Type.String(), defaultValue: nullableText, description: Type.String() });
+/** A setting a class declares; the optional fields are IoP 4's `setting()` metadata (iop4-reference §2.3). */
+const declaredSetting = closed({
+  name: Type.String(),
+  type: Type.String(),
+  defaultValue: nullableText,
+  description: Type.String(),
+  dataType: Type.Optional(Type.String({ description: 'IRIS datatype: Integer, Numeric, Boolean, String, Ens.DataType.ConfigName or a class name' })),
+  category: Type.Optional(Type.String({ description: 'Basic, Connection, Info, Additional, Alerting, Dev or any text' })),
+  required: Type.Optional(Type.Boolean()),
+  control: Type.Optional(Type.String({ description: 'IoP editor context, e.g. selector?context={Ens.ContextSearch/ProductionItems?targets=1&productionName=@productionId}' })),
+  isTarget: Type.Optional(Type.Boolean({ description: 'A target() setting: its value names items' })),
+});
 
 const componentKind = Type.Union([
   Type.Literal('service'),
