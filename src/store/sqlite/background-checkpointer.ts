@@ -35,22 +35,13 @@ parentPort.on('message', (message) => {
 `;
 
 export class BackgroundCheckpointer {
-  readonly #worker: Worker;
+  /** Started with the first checkpoint due: an idle store costs no thread. */
+  #worker: Worker | null = null;
   #pagesSince = 0;
   #running = false;
   #closed: Promise<void> | null = null;
 
-  constructor(path: string) {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.#worker = new Worker(workerSource, { eval: true, workerData: { path, driver } });
-    this.#worker.unref();
-    this.#worker.on('message', () => {
-      this.#running = false;
-      this.#maybeStart();
-    });
-    // A worker that cannot run leaves checkpoints undone: the WAL grows until the store closes (which checkpoints).
-    this.#worker.on('error', () => undefined);
-  }
+  constructor(private readonly path: string) {}
 
   /** A group commit wrote about `pages` pages to the WAL. */
   committed(pages: number): void {
@@ -61,8 +52,12 @@ export class BackgroundCheckpointer {
   /** Ends the worker's connection; the store's own close then checkpoints what is left. */
   close(): Promise<void> {
     this.#closed ??= new Promise<void>((resolve) => {
-      this.#worker.once('exit', () => resolve());
-      this.#worker.postMessage('close');
+      const worker = this.#worker;
+      if (worker === null) return resolve();
+      // Held until it is gone, or a closing process could exit under it.
+      worker.ref();
+      worker.once('exit', () => resolve());
+      worker.postMessage('close');
     });
     return this.#closed;
   }
@@ -71,6 +66,20 @@ export class BackgroundCheckpointer {
     if (this.#running || this.#closed !== null || this.#pagesSince < pagesPerCheckpoint) return;
     this.#pagesSince = 0;
     this.#running = true;
-    this.#worker.postMessage('checkpoint');
+    (this.#worker ??= this.#startWorker()).postMessage('checkpoint');
+  }
+
+  #startWorker(): Worker {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    // Plain CommonJS: no loader flags of the main thread (tsx) to start with.
+    const worker = new Worker(workerSource, { eval: true, execArgv: [], workerData: { path: this.path, driver } });
+    worker.unref();
+    worker.on('message', () => {
+      this.#running = false;
+      this.#maybeStart();
+    });
+    // A worker that cannot run leaves checkpoints undone: the WAL grows until the store closes (which checkpoints).
+    worker.on('error', () => undefined);
+    return worker;
   }
 }
