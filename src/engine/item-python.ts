@@ -74,17 +74,32 @@ async function interpreterAt(choice: string, base: string, source: string): Prom
 
 /**
  * The item's `%debugpy` Host setting: a port, or host:port (the host defaults to 127.0.0.1), and
- * `%debugpy_wait` (true / 1) to hold the start until a debugger attaches. Null when not set.
+ * `%debugpy_wait` (true / 1) to hold the start until a debugger attaches. Without the setting, the
+ * server's CONVEYOR_DEBUGPY variable may name the item (`Router=5678`, `Router=5678/wait`, several
+ * separated by commas), so an item can be debugged without editing its production. Null when neither does.
  */
-export function itemDebugListen(item: ItemDefinition): DebugListen | null {
+export function itemDebugListen(item: ItemDefinition, environment: NodeJS.ProcessEnv = process.env): DebugListen | null {
   const value = hostSetting(item, '%debugpy');
-  if (value === '' || /^(0|false|off)$/i.test(value)) return null;
+  if (value !== '') {
+    if (/^(0|false|off)$/i.test(value)) return null;
+    return listenAddress(value, /^(1|true|yes|on)$/i.test(hostSetting(item, '%debugpy_wait')), `Item ${item.name}: %debugpy`);
+  }
+  for (const entry of (environment['CONVEYOR_DEBUGPY'] ?? '').split(',')) {
+    const [name, address = ''] = entry.split('=', 2).map((part) => part.trim());
+    if (name !== item.name) continue;
+    const [where = '', flag] = address.split('/', 2);
+    return listenAddress(where, flag === 'wait', `CONVEYOR_DEBUGPY for item ${item.name}`);
+  }
+  return null;
+}
+
+function listenAddress(value: string, wait: boolean, source: string): DebugListen {
   const match = /^(?:(.+):)?(\d{1,5})$/.exec(value);
   const port = match ? Number(match[2]) : NaN;
   if (!match || !(port >= 1 && port <= 65_535)) {
-    throw new ConveyorError('ERR_CONFIG', `Item ${item.name}: %debugpy must be a port or host:port, got ${JSON.stringify(value)}`, {
+    throw new ConveyorError('ERR_CONFIG', `${source} must be a port or host:port, got ${JSON.stringify(value)}`, {
       hint: 'For example 5678 or 127.0.0.1:5678',
     });
   }
-  return { host: match[1] ?? '127.0.0.1', port, wait: /^(1|true|yes|on)$/i.test(hostSetting(item, '%debugpy_wait')) };
+  return { host: match[1] ?? '127.0.0.1', port, wait };
 }
