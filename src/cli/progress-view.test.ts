@@ -8,6 +8,7 @@ describe('progressStyle', () => {
     expect(progressStyle({ env: {}, ...tty })).toBe('live');
     expect(progressStyle({ env: {}, stdoutIsTty: false, stderrIsTty: true })).toBe('plain');
     expect(progressStyle({ env: {}, stdoutIsTty: true, stderrIsTty: false })).toBe('plain');
+    expect(progressStyle({ env: { TERM: 'dumb' }, ...tty })).toBe('plain');
   });
 
   it('CONVEYOR_PROGRESS chooses; another value is ignored', () => {

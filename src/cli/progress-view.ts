@@ -4,8 +4,8 @@
  *    the last event; failures stay on screen above it. Cleared when the command ends.
  *  - plain: each event on a line of its own, nothing redrawn (logs, pipes, CI).
  *  - off: nothing.
- * live when stdout and stderr are both terminals, plain otherwise; CONVEYOR_PROGRESS=live|plain|off
- * chooses (docs/cli.md).
+ * live when stdout and stderr are both terminals (not TERM=dumb), plain otherwise;
+ * CONVEYOR_PROGRESS=live|plain|off chooses (docs/cli.md).
  */
 import type { CliIo } from './context.ts';
 
@@ -14,7 +14,8 @@ export type ProgressStyle = 'live' | 'plain' | 'off';
 export function progressStyle(io: Pick<CliIo, 'env' | 'stdoutIsTty' | 'stderrIsTty'>): ProgressStyle {
   const chosen = io.env.CONVEYOR_PROGRESS;
   if (chosen === 'live' || chosen === 'plain' || chosen === 'off') return chosen;
-  return io.stdoutIsTty && io.stderrIsTty ? 'live' : 'plain';
+  // A dumb terminal cannot erase a line: it gets the plain lines.
+  return io.stdoutIsTty && io.stderrIsTty && io.env.TERM !== 'dumb' ? 'live' : 'plain';
 }
 
 export interface ProgressView {
