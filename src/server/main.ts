@@ -10,9 +10,9 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { errorText, isConveyorError } from '../core/errors.ts';
 import { killChildProcesses } from './child-processes.ts';
-import { defaultHome, loadConfig, type ConfigOverrides } from './config.ts';
+import { loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
-import { chosenPassword, resetPassword } from './reset-password.ts';
+import { chosenPassword, resetPassword, usersHome } from './reset-password.ts';
 import { watchPythonFiles } from './python-watch.ts';
 import { startServer } from './server.ts';
 import { stopHomeServer } from './stop-command.ts';
@@ -177,13 +177,13 @@ program
   .description("manage the users of a home's users.json, whether its server runs or not")
   .command('reset-password <name>')
   .description('give a user a new password (generated and printed once, or read from stdin)')
-  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME, else the current folder when it holds users.json, else ~/.conveyor)')
   .option('--password-stdin', 'read the new password from stdin instead of generating one')
   .option('--password <password>', 'the new password (other users of the machine may see it in the process list: prefer --password-stdin)')
   .action(async (name: string, flags: { home?: string; passwordStdin?: boolean; password?: string }) => {
     try {
       const given = await chosenPassword(flags, process.stdin);
-      const reset = await resetPassword(resolve(flags.home ?? defaultHome()), name, given);
+      const reset = await resetPassword(usersHome(flags.home), name, given);
       process.stdout.write(
         reset.generated === null
           ? `Changed the password of ${name} in ${reset.file}\n`

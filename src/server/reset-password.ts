@@ -5,16 +5,28 @@
  * the old users or the new ones. Run as the home's owner: the home is private (0700).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UserDirectory } from '../api/users.ts';
 import { ConveyorError } from '../core/errors.ts';
+import { defaultHome } from './config.ts';
 
 export interface PasswordReset {
   /** The generated password to show once, or null when the caller gave one. */
   generated: string | null;
   file: string;
+}
+
+/**
+ * The home whose users to change: `--home`, else CONVEYOR_HOME, else the current folder when it holds
+ * a users.json (the command run from inside a home), else ~/.conveyor.
+ */
+export function usersHome(flag: string | undefined, environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  if (flag) return resolve(flag);
+  if (!environment['CONVEYOR_HOME'] && existsSync(join(cwd, 'users.json'))) return resolve(cwd);
+  return resolve(defaultHome());
 }
 
 /** Sets `password` (generates one when null) for the existing user `name` of the home. */

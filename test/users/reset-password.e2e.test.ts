@@ -15,9 +15,9 @@ import { tempDir } from '../support/temp-dir.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-function conveyor(args: string[], stdin = ''): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts', ...args], {
-    cwd: repoRoot,
+function conveyor(args: string[], stdin = '', cwd = repoRoot): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/server/main.ts'), ...args], {
+    cwd,
     input: stdin,
     encoding: 'utf8',
     timeout: 60_000,
@@ -67,6 +67,17 @@ describe('conveyor users reset-password, no server running', () => {
       const option = conveyor(['users', 'reset-password', 'ops', '--home', home.home, '--password', 'chosen pw 2']);
       expect(option.stdout).toBe(`Changed the password of ops in ${home.file}\n`);
       expect(await verify(home.file, 'ops', 'chosen pw 2')).toEqual({ name: 'ops', role: 'operator' });
+    } finally {
+      home.remove();
+    }
+  });
+
+  it('works on the home it is run from when neither --home nor CONVEYOR_HOME names one', async () => {
+    const home = await homeWithUsers();
+    try {
+      const run = conveyor(['users', 'reset-password', 'ops', '--password-stdin'], 'from inside\n', home.home);
+      expect(run.stdout).toBe(`Changed the password of ops in ${home.file}\n`);
+      expect(await verify(home.file, 'ops', 'from inside')).toEqual({ name: 'ops', role: 'operator' });
     } finally {
       home.remove();
     }
