@@ -1,11 +1,13 @@
 /**
  * Production configuration: the diagram of its items with their state, the selected item's settings
  * (edited into the definition, applied to the running production with Update), enable/disable,
- * start/stop/restart one component, and the export of the definition.
+ * start/stop/restart one component, the export of the definition, and the change plan of the edits,
+ * reviewed before it is applied (PlanReview).
  */
 import { useEffect, useState } from 'react';
 import { componentRoutes, portalRoutes, specRoutes, type ExportItemJson, type ExportJson, type ExportSettingJson } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
+import { PlanReview } from '../components/PlanReview.tsx';
 import { ProductionDiagram } from '../components/ProductionDiagram.tsx';
 import { useSession } from '../session.tsx';
 
@@ -294,6 +296,7 @@ export function Configuration({ production }: { production: string }) {
                   </div>
                   <ErrorNote error={save.error} />
                 </fieldset>
+                {draft ? <PlanReview draft={draft} production={production} onApplied={() => (setSaved(false), stored.reload(), items.reload())} /> : null}
               </>
             ) : (
               <p className="muted">Select an item in the diagram.</p>
