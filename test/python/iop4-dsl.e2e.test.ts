@@ -16,6 +16,13 @@ const fixtures = fileURLToPath(new URL('../fixtures/python/iop4', import.meta.ur
 // IoP's sources are not part of this repository: the demos run from a fetched copy when one is present.
 const iopCopy = process.env['IOP_V411_DIR'] ?? '/tmp/iop-v4.1.1';
 const iopDemos = join(iopCopy, 'demo', 'python');
+const adminPassword = 'iop4-e2e-secret';
+
+function reportOf(out: string): Record<string, unknown> {
+  const line = out.split('\n').find((text) => text.startsWith('REPORT '));
+  expect(line, out).toBeDefined();
+  return JSON.parse(line!.slice('REPORT '.length)) as Record<string, unknown>;
+}
 
 function python(args: string[], cwd: string, env: Record<string, string>) {
   const run = spawnSync(defaultInterpreter(), args, {
@@ -34,7 +41,8 @@ describe('IoP 4 Python API against a running server', () => {
 
   beforeAll(async () => {
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    server = await startServerProcess(home);
+    // IoP's export shape on GET /export, as IoP's own servers answer it (the 4.x client reads either).
+    server = await startServerProcess(home, [], { CONVEYOR_ADMIN_PASSWORD: adminPassword, CONVEYOR_EXPORT_FORMAT: 'iop' });
   }, 90_000);
 
   afterAll(async () => {
@@ -47,9 +55,7 @@ describe('IoP 4 Python API against a running server', () => {
     mkdirSync(work);
     const run = python([join(fixtures, 'drive.py')], fixtures, { CONVEYOR_HOME: home, IOP4_WORK: work });
     expect(run.code, run.out).toBe(0);
-    const line = run.out.split('\n').find((text) => text.startsWith('REPORT '));
-    expect(line, run.out).toBeDefined();
-    const report = JSON.parse(line!.slice('REPORT '.length)) as Record<string, unknown>;
+    const report = reportOf(run.out);
     expect(report).toMatchObject({
       diff_after_migrate: false,
       polled: true,
@@ -71,14 +77,42 @@ describe('IoP 4 Python API against a running server', () => {
     expect(run.code, run.out).toBe(0);
     const line = run.out.split('\n').find((text) => text.startsWith('LINES '));
     const lines = JSON.parse(line!.slice('LINES '.length)) as string[];
-    const session = lines.filter((text) => !text.startsWith('Item '));
-    expect(session).toEqual([
-      'service session started self_generated=1',
+    // Each side in its order (the two items log concurrently).
+    expect(lines.filter((text) => text.startsWith('service '))).toEqual(['service session started self_generated=1']);
+    expect(lines.filter((text) => text.startsWith('process '))).toEqual([
       'process session started by Sensor self_generated=0',
       'process got reading 1 from Sensor',
       'process got reading 2 from Sensor',
     ]);
   }, 240_000);
+
+  it('Utils: registers a component under a chosen name, lists it as unused, unbinds it', () => {
+    const run = python([join(fixtures, 'register_drive.py')], fixtures, { CONVEYOR_HOME: home });
+    expect(run.code, run.out).toBe(0);
+    const report = reportOf(run.out);
+    expect(report['unused']).toContain('Python.Unused.Thing');
+    expect(report['unbind']).toEqual({ status: 'unbound', class: 'Python.Unused.Thing' });
+    expect(report['after']).not.toContain('Python.Unused.Thing');
+  }, 120_000);
+
+  it('the remote director (IOP_URL, Basic auth): from_iris, component restart and test, bindings; remote apply refused', () => {
+    const run = python([join(fixtures, 'remote_drive.py')], fixtures, {
+      IOP_URL: server.url,
+      IOP_USERNAME: 'admin',
+      IOP_PASSWORD: adminPassword,
+      CONVEYOR_HOME: join(dir.path, 'no-home-used'),
+    });
+    expect(run.code, run.out).toBe(0);
+    expect(reportOf(run.out)).toEqual({
+      remote: true,
+      items: ['OrderService', 'OrderRouter', 'OrderOperation'],
+      test: 'remote x3',
+      queue_items: ['OrderOperation', 'OrderRouter', 'OrderService'],
+      bound: ['Python.orders.OrderOperation', 'Python.orders.OrderRouter', 'Python.orders.OrderService'],
+      apply:
+        'Remote production plan apply is not supported in v1. Run --apply-plan against the local Conveyor home, or migrate the settings file remotely (-m).',
+    });
+  }, 120_000);
 
   describe.skipIf(!existsSync(iopDemos))(`IoP 4.1.1 demos, unchanged (fetched copy at ${iopCopy}; skipped when absent)`, () => {
     it('production_change_workflow: plan, review, apply and verify the first deployment', () => {
@@ -100,7 +134,11 @@ describe('IoP 4 Python API against a running server', () => {
       const copy = join(dir.path, 'pythonic_productions');
       cpSync(join(iopDemos, 'pythonic_productions'), copy, { recursive: true });
       const env = { CONVEYOR_HOME: home };
-      const start = python(['-c', "from iop.migration import utils; utils.migrate('demo.py')\nfrom iop import Production; Production.from_iris('Demo.Production').start()"], copy, env);
+      const start = python(
+        ['-c', "from iop.migration import utils; utils.migrate('demo.py')\nfrom iop import Production; Production.from_iris('Demo.Production').start()"],
+        copy,
+        env,
+      );
       expect(start.code, start.out).toBe(0);
       const test = python(['test.py'], copy, env);
       expect(test.code, test.out).toBe(0);
@@ -113,7 +151,11 @@ describe('IoP 4 Python API against a running server', () => {
     it('declarative.py and mermaid_showcase.py render and validate', () => {
       const copy = join(dir.path, 'pythonic_productions');
       for (const file of ['declarative.py', 'mermaid_showcase.py']) {
-        const run = python(['-c', `import runpy\nprod = runpy.run_path('${file}')['PRODUCTIONS'][0]\nprint(prod.validate())\nprint(prod.to_mermaid())`], copy, {});
+        const run = python(
+          ['-c', `import runpy\nprod = runpy.run_path('${file}')['PRODUCTIONS'][0]\nprint(prod.validate())\nprint(prod.to_mermaid())`],
+          copy,
+          {},
+        );
         expect(run.code, run.out).toBe(0);
         expect(run.out).toContain('  no issues');
         expect(run.out).toContain('flowchart LR');
