@@ -227,6 +227,11 @@ export class OtelMessageTracer implements MessageTracer {
     return new TracedInstance(instance, this.tracer, item);
   }
 
+  /** Exports every span ended so far. */
+  forceFlush(): Promise<void> {
+    return this.provider.forceFlush();
+  }
+
   shutdown(): Promise<void> {
     return this.provider.shutdown();
   }
