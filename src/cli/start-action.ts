@@ -42,8 +42,13 @@ export async function startAction(ctx: CommandContext): Promise<void> {
         );
   let outcome: StartOutcome;
   let lastSeen: number;
+  // From the start's answer until the log follow takes Ctrl+C over, a Ctrl+C is kept, not lost (a
+  // lost one would end the cli by default and leave the production running unattended).
+  let interruptedMeanwhile = false;
+  let removeBridge = () => {};
   try {
     outcome = await startCancellable(ctx, name, view);
+    if ('started' in outcome) removeBridge = io.onInterrupt(() => (interruptedMeanwhile = true));
   } finally {
     // The last read shows the entries written just before the reply, then the line goes.
     stopPolling.abort();
@@ -58,11 +63,17 @@ export async function startAction(ctx: CommandContext): Promise<void> {
   }
   const started = outcome.started;
   if (!attached) {
+    removeBridge();
     io.out(`Production ${started} started`);
     return;
   }
   io.err(`Production '${started}' started. Showing its log; press Ctrl+C to stop the production.`);
-  await followUntilInterrupted(client, lastSeen, print, io);
+  if (!interruptedMeanwhile) {
+    // followUntilInterrupted takes Ctrl+C over as soon as it is called.
+    const following = followUntilInterrupted(client, lastSeen, print, io);
+    removeBridge();
+    await following;
+  } else removeBridge();
   io.err(`Stopping production ${started}...`);
   const removeSecond = io.onInterrupt(() => {
     io.err('Interrupted again: leaving without waiting for the stop to finish.');
