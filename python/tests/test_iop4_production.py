@@ -241,5 +241,36 @@ class ReconstructionTest(unittest.TestCase):
         self.assertEqual(prod.to_dict()['S.P']['@TestingEnabled'], 'true')
 
 
+class SourceInferenceTest(unittest.TestCase):
+    def test_send_calls_in_the_items_python_source_become_inferred_edges(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, 'flow_source.py'), 'w', encoding='utf-8') as source:
+                source.write(
+                    'class Poller:\n'
+                    '    def on_poll(self):\n'
+                    '        self.send_request_async("Sink", None)\n'
+                    'class Relay:\n'
+                    '    def on_init(self):\n'
+                    '        self.next_hop = "Sink"\n'
+                    '    def on_message(self, request):\n'
+                    '        return self.send_request_sync(target=self.next_hop, request=request)\n'
+                )
+
+            def item(name, module=None, classname=None):
+                settings = [] if module is None else [
+                    {'@Target': 'Host', '@Name': '%module', '#text': module},
+                    {'@Target': 'Host', '@Name': '%classname', '#text': classname},
+                    {'@Target': 'Host', '@Name': '%classpaths', '#text': folder},
+                ]
+                return {'@Name': name, '@ClassName': f'Demo.{name}', 'Setting': settings}
+
+            prod = Production.from_dict({'Demo.Flow': {'Item': [item('Poll', 'flow_source', 'Poller'), item('Relay', 'flow_source', 'Relay'), item('Sink')]}})
+        edges = {(e.source_item, e.target): e for e in prod.edges}
+        self.assertEqual((edges[('Poll', 'Sink')].origin, edges[('Poll', 'Sink')].interaction), ('inferred', 'async'))
+        self.assertEqual(edges[('Relay', 'Sink')].interaction, 'sync')
+        self.assertEqual(edges[('Relay', 'Sink')].metadata, {'source': 'Python source', 'detail': 'send_request_sync self.next_hop'})
+        self.assertIn('node_Relay <-- "(runtime) [inferred, sync]" --> node_Sink', prod.to_mermaid())
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -1,6 +1,7 @@
 """A Production rebuilt from a stored one: IoP's export dict (`{name: {...}}` or `{"Production": {...}}`)
 or Conveyor's structured export (`{name, items: [...]}`), plus the server's connections and queues."""
 from ._common import PRODUCTION_FIELDS_BY_SETTING, split_targets
+from ._source_inference import infer_source_edges
 
 _KIND_SUFFIXES = (('Service', 'service'), ('Process', 'process'), ('Operation', 'operation'))
 _KIND_PREFIXES = ('Python.', 'Ens.', 'EnsLib.', 'IOP.', 'Conveyor.')
@@ -113,6 +114,7 @@ def production_from_dict(cls, data, *, connections=None, queue_info=None, namesp
                 ref.other_settings.append({'@Target': target, '@Name': setting.get('@Name', ''), '#text': value})
     _add_runtime_edges(production, metadata)
     _add_inferred_edges(production)
+    infer_source_edges(production)
     for warning in (connections or {}).get('warnings', []) or []:
         production._graph_warnings.append(str(warning))
     if isinstance(queue_info, dict):
