@@ -62,9 +62,11 @@ export function watchPythonFiles(engine: Engine, intervalMs: number, onProblem: 
       if (!running) continue;
       const bindings = new Map((await (await engine.namespace(namespace)).classes()).map((binding) => [binding.name, binding]));
       for (const host of running.hosts.values()) {
-        if (host.state !== 'running' && host.state !== 'error') continue;
         const key = `${namespace}\u0000${running.name}\u0000${host.item.name}`;
         current.add(key);
+        // An item being (re)started or stopped keeps what was last seen: an edit made meanwhile is
+        // still a change once it runs again.
+        if (host.state !== 'running' && host.state !== 'error') continue;
         const code = codeOf(host.item, bindings);
         if (code.length === 0) continue;
         const classpaths = code.flatMap((part) => part.classpaths);
