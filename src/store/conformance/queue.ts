@@ -32,6 +32,18 @@ export function describeQueues(h: Harness): void {
       expect(await store.messages.claim('USER', ['Other'], 'node-b', 0, 60_000)).toEqual([]);
     });
 
+    it('keeps the trace context a request was sent with, through get, recovery and a claim', async () => {
+      const store = h.store();
+      const traceParent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const [traced, untraced] = await store.messages.insert([newMessage({ traceParent }), newMessage()]);
+      expect((await store.messages.get('USER', traced!))!.traceParent).toBe(traceParent);
+      // Untraced messages have no such field at all (not even null).
+      expect(await store.messages.get('USER', untraced!)).not.toHaveProperty('traceParent');
+      expect((await store.messages.unfinished('USER')).map((m) => m.traceParent)).toEqual([traceParent, undefined]);
+      const claimed = await store.messages.claim('USER', ['Op'], 'node-b', 2, 60_000);
+      expect(claimed.map((m) => m.traceParent)).toEqual([traceParent, undefined]);
+    });
+
     it('extends only the leases the owner still holds', async () => {
       const store = h.store();
       await store.messages.insert([newMessage(), newMessage(), newMessage()]);
