@@ -4,7 +4,7 @@
  * socket; then IoP 4.1.1's own stdlib-only demos, run unchanged from a fetched copy of IoP.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,12 +37,18 @@ function python(args: string[], cwd: string, env: Record<string, string>) {
 describe('IoP 4 Python API against a running server', () => {
   const dir = tempDir('conveyor-iop4-');
   const home = join(dir.path, 'home');
+  const teardownMarker = join(dir.path, 'teardown-marker.txt');
   let server: ServerProcess;
 
   beforeAll(async () => {
     mkdirSync(home, { recursive: true, mode: 0o700 });
     // IoP's export shape on GET /export, as IoP's own servers answer it (the 4.x client reads either).
-    server = await startServerProcess(home, [], { CONVEYOR_ADMIN_PASSWORD: adminPassword, CONVEYOR_EXPORT_FORMAT: 'iop' });
+    // IOP_TEARDOWN_MARKER_PATH: read by IoP's teardown fixture when the server migrates it.
+    server = await startServerProcess(home, [], {
+      CONVEYOR_ADMIN_PASSWORD: adminPassword,
+      CONVEYOR_EXPORT_FORMAT: 'iop',
+      IOP_TEARDOWN_MARKER_PATH: teardownMarker,
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -147,6 +153,22 @@ describe('IoP 4 Python API against a running server', () => {
       const stop = python(['-c', "from iop import Production; Production.from_iris('Demo.Production').stop()"], copy, env);
       expect(stop.code, stop.out).toBe(0);
     }, 240_000);
+
+    it('src/tests/fixtures teardown_lifecycle: a DSL production whose service writes a marker in on_tear_down', () => {
+      const copy = join(dir.path, 'fixtures');
+      cpSync(join(iopCopy, 'src', 'tests', 'fixtures'), copy, { recursive: true });
+      const run = python(
+        [
+          '-c',
+          "from iop.migration import utils; utils.migrate('teardown_lifecycle_settings.py')\n" +
+            "from iop import Production; p = Production.from_iris('Python.TeardownLifecycleProduction'); p.start(); p.stop()",
+        ],
+        copy,
+        { CONVEYOR_HOME: home, IOP_TEARDOWN_MARKER_PATH: teardownMarker },
+      );
+      expect(run.code, run.out).toBe(0);
+      expect(readFileSync(teardownMarker, 'utf8')).toBe('torn-down\n');
+    }, 120_000);
 
     it('declarative.py and mermaid_showcase.py render and validate', () => {
       const copy = join(dir.path, 'pythonic_productions');
