@@ -193,17 +193,18 @@ class ClaimedQueues implements ProductionQueues {
   /**
    * Committed before any node may claim it: the claim reads committed rows. When the target's queue
    * here has room and nothing older waits in the store, the request is written already claimed by
-   * this node and handed over when pushed (claiming-queue.ts). A request with a parent may be
-   * acknowledged before its commit reached the disk (postgres-writes.ts): a PostgreSQL crash that
-   * loses it also loses the parent's outcome, and the parent, run again, sends it again.
+   * this node and handed over when pushed (claiming-queue.ts). A request with a parent, or one whose
+   * sender waits only for its reply (`lazy`), may be acknowledged before its commit reached the disk
+   * (postgres-writes.ts): a PostgreSQL crash that loses it also loses everything that came of it —
+   * the parent's outcome, or the outcome the reply waits for — and what was lost runs again.
    */
-  async insert(request: NewMessage): Promise<{ id: number; accepted: Promise<void> }> {
+  async insert(request: NewMessage, options: { lazy?: boolean } = {}): Promise<{ id: number; accepted: Promise<void> }> {
     const queue = this.queues.get(request.target);
     const insertClaimed = this.store.messages.insertClaimed?.bind(this.store.messages);
     if (queue !== undefined && insertClaimed !== undefined && queue.reserveLocal()) {
       let id: number;
       try {
-        [id] = (await insertClaimed([request], this.nodeId, this.leaseMs)) as [number];
+        [id] = (await insertClaimed([request], this.nodeId, this.leaseMs, options)) as [number];
       } catch (error) {
         queue.cancelReservation();
         throw error;

@@ -156,9 +156,10 @@ export interface MessageRepository {
   /**
    * Optional, multi-node stores only: the same as `insert`, but the requests are written already
    * claimed by `owner` — status `delivered`, leased for `leaseMs`, as `claim` would leave them — for a
-   * node that hands them straight to its own idle jobs instead of claiming them back.
+   * node that hands them straight to its own idle jobs instead of claiming them back. `lazy` as for
+   * `insertEager`: the commit need not reach the disk by itself.
    */
-  insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number): Promise<number[]>;
+  insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number, options?: { lazy?: boolean }): Promise<number[]>;
   /** Group-committed. Resolves once committed. */
   update(patches: MessagePatch[]): Promise<void>;
   get(namespace: string, id: number): Promise<StoredMessage | null>;

@@ -29,7 +29,7 @@ export class CommitRouting {
   relaxable(op: PgWrite): boolean {
     switch (op.kind) {
       case 'insert-messages':
-        return op.messages.every((message) => message.parentId !== null);
+        return op.lazy === true || op.messages.every((message) => message.parentId !== null);
       case 'patch-messages': {
         const relaxable = op.patches.every((patch) => this.#children.has(patch.id));
         for (const patch of op.patches) if (patch.status !== undefined && finalStatuses.has(patch.status)) this.#children.delete(patch.id);

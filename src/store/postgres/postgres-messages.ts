@@ -98,15 +98,19 @@ export class PostgresMessages implements MessageRepository {
     return this.#insert(messages, undefined);
   }
 
-  /** One statement where insert-then-claim would take two, and no other node can take them meanwhile. */
-  insertClaimed(messages: NewMessage[], owner: string, leaseMs: number): Promise<number[]> {
-    return this.#insert(messages, { owner, until: Date.now() + leaseMs });
+  /**
+   * One statement where insert-then-claim would take two, and no other node can take them meanwhile.
+   * `lazy`: the commit need not wait for the disk (the sender waits only for the reply, which comes
+   * after the request's outcome, whose commit does wait, making this one durable first).
+   */
+  insertClaimed(messages: NewMessage[], owner: string, leaseMs: number, options: { lazy?: boolean } = {}): Promise<number[]> {
+    return this.#insert(messages, { owner, until: Date.now() + leaseMs }, options.lazy === true);
   }
 
-  async #insert(messages: NewMessage[], lease: InsertLease | undefined): Promise<number[]> {
+  async #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false): Promise<number[]> {
     this.#ctx.assertOpen();
     if (messages.length === 0) return [];
-    const ids = await this.#submit(lease === undefined ? { kind: 'insert-messages', messages } : { kind: 'insert-messages', messages, lease });
+    const ids = await this.#submit({ kind: 'insert-messages', messages, ...(lease === undefined ? {} : { lease }), ...(lazy ? { lazy } : {}) });
     this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
     return ids;
   }

@@ -76,6 +76,8 @@ describePg('PostgreSQL batch commits and the disk', () => {
       await commitSetting([{ kind: 'insert-messages', messages: [newMessage({ parentId: parent! }), newMessage({ parentId: child!, kind: 'response' })] }]),
     ).toBe('off');
     expect(await commitSetting([{ kind: 'patch-messages', patches: [{ id: child!, status: 'completed' }] }])).toBe('off');
+    // A request whose sender waits only for its reply: its outcome's commit waits for the disk instead.
+    expect(await commitSetting([{ kind: 'insert-messages', messages: [newMessage()], lazy: true }])).toBe('off');
   });
 
   // (A batch with log entries runs in its own transaction block and never relaxes its commit: not observable from inside a test's block.)

@@ -12,7 +12,9 @@
  * but only together with everything committed after it, the parent's own outcome included, and the
  * parent — unfinished again — runs again and sends it anew: at least once, as before. Every commit
  * about a request without a parent (what a service or an outside caller sent, whose acceptance or
- * reply someone outside is told about) waits for the disk as before, and so do log entries.
+ * reply someone outside is told about) waits for the disk as before, and so do log entries — except
+ * the insert of a request whose sender waits only for its reply (`lazy`): that reply comes after the
+ * request's outcome, whose commit waits for the disk and so makes the request durable first.
  *
  * Ops carry namespace names, resolved here rather than by the caller: callers submit synchronously,
  * so writes reach the committer in call order (ids follow it) and none can slip past a close().
@@ -43,7 +45,8 @@ export interface InsertLease {
 }
 
 export type PgWrite =
-  | { kind: 'insert-messages'; messages: NewMessage[]; lease?: InsertLease }
+  /** `lazy`: nobody waits for these rows' durability by itself (see postgres-messages.ts): their commit need not wait for the disk. */
+  | { kind: 'insert-messages'; messages: NewMessage[]; lease?: InsertLease; lazy?: boolean }
   | { kind: 'patch-messages'; patches: MessagePatch[] }
   | { kind: 'append-log'; namespace: string; entries: NewLogEntry[] };
 
@@ -72,7 +75,7 @@ const allocateLogIds = "SELECT nextval('log_entries_id_seq') AS id FROM generate
  * sees the rows as they were before the statement, which is enough: a patch can only name an id
  * whose insert has already committed (ids are known only then). One UPDATE changes a row once:
  * patches are merged per id before (mergedPatches). The last column relaxes this transaction's commit
- * when every message row it wrote has a parent and the batch allows it ($31).
+ * when every message row it wrote has a parent or was inserted lazy, and the batch allows it ($31).
  */
 const writeBatchSql = `
   WITH known AS (
@@ -80,9 +83,9 @@ const writeBatchSql = `
   ), fresh AS (
     SELECT nextval('messages_id_seq') AS id, t.*
     FROM known, unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::text[],
-      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $32::text[]) WITH ORDINALITY
+      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $32::text[], $33::bool[]) WITH ORDINALITY
       AS t(ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority, description,
-        classname, encoding, data, lease_owner, lease_until, trace_parent, ord)
+        classname, encoding, data, lease_owner, lease_until, trace_parent, lazy, ord)
     WHERE known.ok
   ), headers AS (
     INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority,
@@ -112,7 +115,7 @@ const writeBatchSql = `
     (SELECT coalesce(array_agg(id ORDER BY ord), '{}') FROM fresh) AS ids,
     CASE WHEN NOT (SELECT ok FROM known) THEN
       (SELECT array_agg(x ORDER BY x) FROM unnest($17::bigint[]) x WHERE NOT EXISTS (SELECT 1 FROM messages WHERE id = x)) END AS missing,
-    CASE WHEN $31::bool AND NOT EXISTS (SELECT 1 FROM fresh WHERE parent_id IS NULL) AND NOT EXISTS (SELECT 1 FROM patched WHERE parent_id IS NULL)
+    CASE WHEN $31::bool AND NOT EXISTS (SELECT 1 FROM fresh WHERE parent_id IS NULL AND NOT lazy) AND NOT EXISTS (SELECT 1 FROM patched WHERE parent_id IS NULL)
       THEN set_config('synchronous_commit', 'off', true) END AS relaxed`;
 
 const lockLog = 'SELECT pg_advisory_xact_lock(hashtext($1), $2::int)';
@@ -233,12 +236,12 @@ async function writeMessages(
       insertIndexes.push(index);
     } else if (op.kind === 'patch-messages') patches.push(...op.patches);
   }
-  const [traceParents, ...insertColumns] = insertRows(inserts, namespaceIds);
+  const [traceParents, lazy, ...insertColumns] = insertRows(inserts, namespaceIds);
   const merged = mergedPatches(patches);
   const { rows } = await client.query<{ ids: Array<string | number>; missing: Array<string | number> | null }>({
     name: 'conveyor-write-batch',
     text: writeBatchSql,
-    values: [...insertColumns, ...patchColumns(merged), now, mayRelax, traceParents],
+    values: [...insertColumns, ...patchColumns(merged), now, mayRelax, traceParents, lazy],
   });
   const missing = rows[0]!.missing;
   if (missing !== null) {
@@ -254,15 +257,16 @@ async function writeMessages(
 
 /**
  * The insert half of the statement's parameters: one array per column, rows in submission order;
- * the first is the trace context ($32, the column added last).
+ * the first two are the trace context and the lazy flag ($32 and $33, the columns added last).
  */
 function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, namespaceIds: Map<string, number>): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 17 }, () => []);
+  const columns: unknown[][] = Array.from({ length: 18 }, () => []);
   for (const op of ops) {
     for (const message of op.messages) {
       // A session's first message (sessionId null) names the session: the statement uses its new id.
       const row = [
         message.traceParent ?? null,
+        op.lazy === true,
         namespaceIds.get(message.namespace),
         message.sessionId,
         message.parentId,
