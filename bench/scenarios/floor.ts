@@ -1,7 +1,7 @@
 /**
  * Scenario 3, the floor: the unavoidable work of scenario 1 without the engine, to say how close
  * the engine comes to what this machine can do (bench/support/floor-chain.ts): five round trips over
- * a pipe to three python3 processes per round trip, six row writes behind two commit barriers,
+ * a pipe to three python3 processes per round trip, six row writes behind one commit barrier,
  * group-committed into SQLite with the WAL synced off the event loop. Measured in turns with the
  * engine's own Python chain, so the ratio compares like with like on a busy machine.
  * Run: node --import tsx bench/scenarios/floor.ts [--quick]
@@ -62,7 +62,7 @@ await runScenario(
     durability: 'WAL, synchronous=NORMAL + fdatasync of the WAL per commit, off the event loop (as FULL)',
     pipeRoundTripsPerCall: 5,
     rowWritesPerCall: 6,
-    commitBarriersPerCall: 2,
+    commitBarriersPerCall: 1,
     interleaved: 'engine and floor windows in turn',
   },
   async () => {

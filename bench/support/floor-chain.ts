@@ -3,9 +3,9 @@
  * this machine allows. Per round trip, five round trips over a pipe to three python3 processes
  * (into the service, service → process, process → operation, the operation's answer back into the
  * process, the process's answer back into the service), each building its dataclass, and the same
- * six row writes (four messages, two status updates) behind the engine's two commit barriers (a
- * response is durable before its caller goes on; a request is handed on while it commits, riding
- * in the next commit), group-committed into SQLite (WAL, one transaction per event-loop turn, the
+ * six row writes (four messages, two status updates) behind the engine's one commit barrier (the
+ * session's outcome is durable before the service is answered; requests and the inner response
+ * ride in that commit, their callers going on at once), group-committed into SQLite (WAL, one transaction per event-loop turn, the
  * WAL synced with fdatasync off the event loop before a writer is told, as the store does).
  */
 import Database from 'better-sqlite3';
@@ -130,12 +130,16 @@ function openDatabase(path: string) {
       void committer.submit(() => insert.run(id, session ?? id, parent, 'request', source, target, 'queued', JSON.stringify(body)), true);
       return id;
     },
-    /** A response and its request's completion: durable before the caller is answered. */
-    respond: (session: number, request: number, source: string, target: string, body: unknown): Promise<unknown> => {
+    /**
+     * A response and its request's completion. `lazy`: the caller is handling a request of its own
+     * (re-run after a crash anyway), so it goes on at once and the rows ride in the next commit;
+     * otherwise they are durable before the caller is answered.
+     */
+    respond: (session: number, request: number, source: string, target: string, body: unknown, lazy: boolean): Promise<unknown> => {
       const id = nextId++;
       return Promise.all([
-        committer.submit(() => insert.run(id, session, request, 'response', source, target, 'completed', JSON.stringify(body)), false),
-        committer.submit(() => complete.run(request), false),
+        committer.submit(() => insert.run(id, session, request, 'response', source, target, 'completed', JSON.stringify(body)), lazy),
+        committer.submit(() => complete.run(request), lazy),
       ]);
     },
   };
@@ -149,19 +153,16 @@ interface Slot {
   operation: LineWorker;
 }
 
-/**
- * One service → process → operation round trip: the engine's pipe crossings, row writes and commit
- * barriers (a response is durable before its caller goes on; a request is handed on while it commits).
- */
+/** One service → process → operation round trip: the engine's pipe crossings, row writes and commit barrier. */
 async function roundTrip(store: Store, slot: Slot, input: unknown): Promise<unknown> {
   const toProcess = await slot.service.call('service-in', input);
   const processRequest = store.request(null, null, 'Service', 'Process', toProcess);
   const toOperation = await slot.process.call('process-in', toProcess);
   const operationRequest = store.request(processRequest, processRequest, 'Process', 'Operation', toOperation);
   const answer = await slot.operation.call('operation', toOperation);
-  await store.respond(processRequest, operationRequest, 'Operation', 'Process', answer);
+  void store.respond(processRequest, operationRequest, 'Operation', 'Process', answer, true);
   const processAnswer = await slot.process.call('process-reply', answer);
-  await store.respond(processRequest, processRequest, 'Process', 'Service', processAnswer);
+  await store.respond(processRequest, processRequest, 'Process', 'Service', processAnswer, false);
   return slot.service.call('service-reply', processAnswer);
 }
 

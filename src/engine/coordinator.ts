@@ -4,7 +4,7 @@
  * PostgreSQL server) or as one node of several (postgres-coordinator.ts) is decided once, where
  * the engine is composed (choose-coordinator.ts), and the engine never asks which one it has.
  */
-import type { EagerInsertOptions, NewMessage, NodeRecord } from '../store/store.ts';
+import type { CommitOptions, NewMessage, NodeRecord } from '../store/store.ts';
 import type { EventLog } from './event-log.ts';
 import type { ItemQueue } from './work-queue.ts';
 
@@ -61,7 +61,7 @@ export interface ProductionQueues {
    * committed (from then on it cannot be lost), possibly after it was handed to its target.
    * `lazy`: a store that can may commit the row with the next commit rather than on its own.
    */
-  insert(request: NewMessage, options?: EagerInsertOptions): Promise<{ id: number; accepted: Promise<void> }>;
+  insert(request: NewMessage, options?: CommitOptions): Promise<{ id: number; accepted: Promise<void> }>;
   /**
    * Called once the items' queues exist and before the items start: puts back the requests earlier
    * runs (here or on a dead node) left unfinished.

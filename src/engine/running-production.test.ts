@@ -98,6 +98,43 @@ describe('RunningProduction', () => {
     return sent.reply as Promise<Reply>;
   };
 
+  it('answers a caller that handles a request of its own before the reply commits, and commits it with the session outcome', async () => {
+    let innerId: number | null = null;
+    let innerRowSeenByCaller: unknown = 'not read';
+    classes.set(
+      'Inner',
+      scripted('operation', () => new Scripted({ onMessage: async (request, call) => ((innerId = call.messageId), request) })),
+    );
+    classes.set(
+      'Outer',
+      scripted(
+        'process',
+        () =>
+          new Scripted({
+            async onMessage(request, call) {
+              const reply = await call.sendSync('Op', request);
+              // The inner request, its reply and its completion are not committed yet: they ride in this request's outcome.
+              innerRowSeenByCaller = await store.messages.get('USER', innerId!);
+              return reply;
+            },
+          }),
+      ),
+    );
+    const p = await run([newItem('Proc', 'Outer'), newItem('Op', 'Inner')]);
+    const reply = await call(p, 'Proc', 'chain');
+    expect(bodyText(reply!)).toBe('chain');
+    expect(innerRowSeenByCaller).toBeNull();
+    const inner = await store.messages.get('USER', innerId!);
+    expect(inner?.status).toBe('completed');
+    const session = await store.messages.session('USER', inner!.sessionId);
+    expect(session.map((m) => `${m.kind} ${m.source}→${m.target} ${m.status}`)).toEqual([
+      'request Tester→Proc completed',
+      'request Proc→Op completed',
+      'response Op→Proc completed',
+      'response Proc→Tester completed',
+    ]);
+  });
+
   it('retries a failing operation with E=R and then succeeds', async () => {
     let attempts = 0;
     classes.set(

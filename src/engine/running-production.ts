@@ -198,6 +198,14 @@ export class RunningProduction implements MessageRouter {
 
   async complete(request: StoredMessage, outcome: Outcome): Promise<void> {
     if (this.dead) return;
+    // A caller here that is itself handling a request (this one has a parent) is answered without
+    // waiting for this commit, whose rows ride in the next one (its own outcome's at the latest):
+    // after a crash its request, unfinished, runs again and sends anew, so durability before the
+    // reply protected nothing there. A session's first request answers a caller outside the engine
+    // (a service's input, a test call): its outcome is durable before the reply. One commit per
+    // round trip instead of one per hop. Only where the store can defer a commit (single node).
+    const eager = this.store.messages.insertEager?.bind(this.store.messages);
+    const lazy = request.parentId !== null && this.waiters.has(request.id) && eager !== undefined;
     const writes: Array<Promise<unknown>> = [];
     let responseInsert: Promise<number[]> | null = null;
     if ('response' in outcome && outcome.response !== null) {

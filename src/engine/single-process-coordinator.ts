@@ -5,7 +5,7 @@
  * commits, and what a previous run left unfinished is put back at the start.
  */
 import { hostname } from 'node:os';
-import type { EagerInsertOptions, NewMessage, NodeRecord, Store } from '../store/store.ts';
+import type { CommitOptions, NewMessage, NodeRecord, Store } from '../store/store.ts';
 import type { Coordinator, ProductionQueues, QueueContext } from './coordinator.ts';
 import { WorkQueue, type ItemQueue } from './work-queue.ts';
 
@@ -62,7 +62,7 @@ class InMemoryQueues implements ProductionQueues {
     return new WorkQueue();
   }
 
-  async insert(request: NewMessage, options: EagerInsertOptions = {}): Promise<{ id: number; accepted: Promise<void> }> {
+  async insert(request: NewMessage, options: CommitOptions = {}): Promise<{ id: number; accepted: Promise<void> }> {
     // The request is handed to its target while its row is being committed (the group commit keeps
     // the order, so everything the target writes about it commits with it or after it); callers
     // that must know it is accepted wait for `accepted`. A crash before the commit loses a request

@@ -135,10 +135,11 @@ export interface QueueDepth {
   oldest: number | null;
 }
 
-export interface EagerInsertOptions {
+export interface CommitOptions {
   /**
-   * Nobody waits for this commit by itself (a synchronous request: its caller waits for the reply,
-   * whose response commits after it): the rows ride in the next commit instead of causing one.
+   * Nobody waits for this commit by itself (a synchronous request, whose caller waits for the reply;
+   * the reply to a caller that is itself handling an unfinished request): the rows ride in the next
+   * commit instead of causing one. Stores that cannot defer a commit ignore it.
    */
   lazy?: boolean;
 }
@@ -152,7 +153,7 @@ export interface MessageRepository {
    * being written. The rows are readable, and acknowledged, only once `committed` resolves; writes
    * submitted later (patches of these ids included) commit in the same batch or after it.
    */
-  insertEager?(messages: NewMessage[], options?: EagerInsertOptions): { ids: number[]; committed: Promise<void> };
+  insertEager?(messages: NewMessage[], options?: CommitOptions): { ids: number[]; committed: Promise<void> };
   /**
    * Optional, multi-node stores only: the same as `insert`, but the requests are written already
    * claimed by `owner` — status `delivered`, leased for `leaseMs`, as `claim` would leave them — for a
@@ -161,7 +162,7 @@ export interface MessageRepository {
    */
   insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number, options?: { lazy?: boolean }): Promise<number[]>;
   /** Group-committed. Resolves once committed. */
-  update(patches: MessagePatch[]): Promise<void>;
+  update(patches: MessagePatch[], options?: CommitOptions): Promise<void>;
   get(namespace: string, id: number): Promise<StoredMessage | null>;
   /** Newest first. */
   search(namespace: string, filter: MessageFilter): Promise<MessageHeader[]>;

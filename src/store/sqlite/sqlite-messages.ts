@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
-import type { EagerInsertOptions, MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
+import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
@@ -77,17 +77,17 @@ export class SqliteMessages implements MessageRepository {
     return ids;
   }
 
-  insertEager(messages: NewMessage[], options: EagerInsertOptions = {}): { ids: number[]; committed: Promise<void> } {
+  insertEager(messages: NewMessage[], options: CommitOptions = {}): { ids: number[]; committed: Promise<void> } {
     this.#ctx.assertOpen();
     const namespaceIds = messages.map((message) => this.#ctx.requireNamespace(message.namespace));
     const ids = messages.map(() => this.#nextId++);
     return { ids, committed: this.#submit({ kind: 'insert-messages', namespaceIds, ids, messages }, options.lazy).then(() => undefined) };
   }
 
-  async update(patches: MessagePatch[]): Promise<void> {
+  async update(patches: MessagePatch[], options: CommitOptions = {}): Promise<void> {
     this.#ctx.assertOpen();
     if (patches.length === 0) return;
-    await this.#submit({ kind: 'patch-messages', patches });
+    await this.#submit({ kind: 'patch-messages', patches }, options.lazy);
   }
 
   get(namespace: string, id: number): Promise<StoredMessage | null> {
