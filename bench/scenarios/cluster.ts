@@ -1,27 +1,70 @@
 /**
- * Scale-out (issue 9): PostgreSQL beside SQLite on one node (the same chains in one process), then
- * one, two and three real server processes on one PostgreSQL database draining the same preloaded
- * queue through the engine (claims with leases, replies across nodes). All nodes share this
- * machine's two cores, so the work per CPU second (servers + PostgreSQL backends) matters as much
- * as the rate. Needs PG_URL; says so and records nothing without it.
+ * Scale-out (issues 9 and 16): PostgreSQL beside SQLite on one node (the same chains in one process,
+ * their windows taken in turn so the shared machine's drifting load weighs on both alike), then one,
+ * two and three real server processes on one PostgreSQL database draining the same preloaded queue
+ * through the engine (claims with leases, replies across nodes). All nodes share this machine's two
+ * cores, so the work per CPU second (servers + PostgreSQL backends) matters as much as the rate.
+ *
+ * It works in a database of its own (created from PG_URL's, dropped at the end; PG_URL's own when
+ * it may not create one), so the PostgreSQL CPU it counts is its backends', not other users' of the
+ * same server. Ends with the line
+ *   bar: pg_sqlite_python=<ratio> pg_sqlite_builtin=<ratio> per_cpu_s_3_1=<3-node ÷ 1-node requests per CPU second>
+ * Needs PG_URL; says so and records nothing without it.
  * Run: PG_URL=postgres://… node --import tsx bench/scenarios/cluster.ts [--quick]
  */
 import pg from 'pg';
 import { newProduction } from '../../src/core/production.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import type { NewMessage } from '../../src/store/store.ts';
-import { describe, measureChain, type LoadFigures } from '../support/chain.ts';
-import { benchRequest, chainItems, driverName, namespace } from '../support/production.ts';
+import { concurrencyFor, describe, reduce, type LoadFigures } from '../support/chain.ts';
+import { closedLoop, type WindowFigures } from '../support/load.ts';
+import { benchRequest, chainCall, chainItems, driverName, namespace, openBenchProduction, type ChainKind } from '../support/production.ts';
 import { plan, quick, runScenario } from '../support/results.ts';
 import { postgresCpuMs, processCpuMs } from '../support/resources.ts';
 import { startServer } from '../support/server.ts';
+import { fmt, fmtSpread, spread, type Spread } from '../support/stats.ts';
 
-const pgUrl = process.env['PG_URL'] ?? '';
+const givenUrl = process.env['PG_URL'] ?? '';
 const drainMessages = quick ? 600 : 3000;
 const nodeCounts = [1, 2, 3];
+const benchDatabase = `conveyor_bench_${process.pid}`;
+/** The database the scenario works in: its own once created (see main), PG_URL's until then. */
+let pgUrl = givenUrl;
+let ownDatabase: string | null = null;
 
 function withSchema(schema: string): string {
   return `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}schema=${schema}`;
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+/** Creates the scenario's own database; false (and a note) when the user may not. */
+async function createOwnDatabase(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: givenUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${benchDatabase}`);
+    return true;
+  } catch (error) {
+    console.log(`   (could not create a database of its own, ${(error as Error).message}: PostgreSQL CPU counts every backend of PG_URL's database)`);
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropOwnDatabase(): Promise<void> {
+  const client = new pg.Client({ connectionString: givenUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${benchDatabase} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 async function dropSchema(schema: string): Promise<void> {
@@ -71,7 +114,7 @@ async function drain(nodes: number): Promise<DrainFigures> {
       await store.messages.insert(batch);
     }
     for (let i = 0; i < nodes; i++) servers.push(await startServer({ args: ['--store', url] }));
-    const cpuBefore = { servers: servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0), postgres: postgresCpuMs() };
+    const cpuBefore = { servers: servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0), postgres: postgresCpuMs(ownDatabase ?? undefined) };
     const started = performance.now();
     const reply = await fetch(`${servers[0]!.api}/start`, {
       method: 'POST',
@@ -87,7 +130,7 @@ async function drain(nodes: number): Promise<DrainFigures> {
     const seconds = (performance.now() - started) / 1000;
     const cpuMs = {
       servers: servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0) - cpuBefore.servers,
-      postgres: postgresCpuMs() - cpuBefore.postgres,
+      postgres: postgresCpuMs(ownDatabase ?? undefined) - cpuBefore.postgres,
     };
     return {
       nodes,
@@ -104,31 +147,93 @@ async function drain(nodes: number): Promise<DrainFigures> {
   }
 }
 
-if (pgUrl === '') {
+interface OneNodeFigures {
+  sqlite: LoadFigures;
+  postgres: LoadFigures;
+  /** PostgreSQL round trips/s over SQLite's, per pair of neighbouring windows. */
+  ratio: Spread;
+}
+
+/**
+ * One chain (pool 2) on SQLite and on PostgreSQL, both opened at once in this process and measured
+ * in turns (SQLite, PostgreSQL, SQLite…) so the machine's load weighs on both alike.
+ */
+async function oneNode(kind: ChainKind): Promise<OneNodeFigures> {
+  const schema = `bench_single_${process.pid}_${kind}_${Date.now()}`;
+  const sqlite = await openBenchProduction({ items: chainItems(kind, 2) });
+  try {
+    const postgres = await openBenchProduction({ items: chainItems(kind, 2), storeUrl: withSchema(schema) });
+    try {
+      const concurrency = concurrencyFor(2);
+      const payload = 'x'.repeat(64);
+      const window = (production: typeof sqlite) => {
+        const call = chainCall(kind, production.running);
+        return (ms: number) => closedLoop((i) => call(benchRequest(i, payload)), concurrency, ms);
+      };
+      const [sqliteWindow, postgresWindow] = [window(sqlite), window(postgres)];
+      await sqliteWindow(plan.warmupMs);
+      await postgresWindow(plan.warmupMs);
+      const onSqlite: WindowFigures[] = [];
+      const onPostgres: WindowFigures[] = [];
+      for (let run = 0; run < plan.runs; run++) {
+        onSqlite.push(await sqliteWindow(plan.windowMs));
+        onPostgres.push(await postgresWindow(plan.windowMs));
+      }
+      return {
+        sqlite: reduce(onSqlite, concurrency),
+        postgres: reduce(onPostgres, concurrency),
+        ratio: spread(onPostgres.map((w, i) => w.perSecond / onSqlite[i]!.perSecond)),
+      };
+    } finally {
+      await postgres.close();
+    }
+  } finally {
+    await sqlite.close();
+    await dropSchema(schema);
+  }
+}
+
+if (givenUrl === '') {
   console.log('cluster: PG_URL is not set (e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test): nothing measured');
 } else {
-  await runScenario('cluster', { ...plan, drainMessages, nodeCounts, chain: 'built-in Router → Echo, pool 2 per node', store: 'PostgreSQL' }, async () => {
-    const oneNode: Record<string, LoadFigures> = {};
-    for (const kind of ['builtin', 'python'] as const) {
-      oneNode[`${kind}-sqlite`] = await measureChain({ kind, poolSize: 2, payloadBytes: 64 }, plan);
-      describe(`one node, ${kind} S→P→O pool 2, SQLite`, oneNode[`${kind}-sqlite`]!);
-      const schema = `bench_single_${process.pid}_${kind}_${Date.now()}`;
-      try {
-        oneNode[`${kind}-postgres`] = await measureChain({ kind, poolSize: 2, payloadBytes: 64, storeUrl: withSchema(schema) }, plan);
-        describe(`one node, ${kind} S→P→O pool 2, PostgreSQL`, oneNode[`${kind}-postgres`]!);
-      } finally {
-        await dropSchema(schema);
-      }
-    }
-    const drains: DrainFigures[] = [];
-    for (const nodes of nodeCounts) {
-      const figures = await drain(nodes);
-      drains.push(figures);
-      console.log(
-        `   ${nodes} node${nodes === 1 ? '' : 's'}: drained ${figures.messages} requests (Router → Echo) in ${figures.seconds} s = ${figures.perSecond}/s; ` +
-          `CPU servers ${figures.cpuMs.servers} ms + PostgreSQL ${figures.cpuMs.postgres} ms = ${figures.perCpuSecond} requests per CPU second`,
-      );
-    }
-    return { oneNode, drains };
-  });
+  if (await createOwnDatabase()) {
+    ownDatabase = benchDatabase;
+    pgUrl = withDatabase(givenUrl, benchDatabase);
+  }
+  try {
+    const result = await runScenario(
+      'cluster',
+      { ...plan, drainMessages, nodeCounts, chain: 'built-in Router → Echo, pool 2 per node', store: 'PostgreSQL', database: ownDatabase ?? 'PG_URL' },
+      async () => {
+        const oneNodeFigures: Partial<Record<ChainKind, OneNodeFigures>> = {};
+        for (const kind of ['builtin', 'python'] as const) {
+          const figures = await oneNode(kind);
+          oneNodeFigures[kind] = figures;
+          describe(`one node, ${kind} S→P→O pool 2, SQLite (windows in turn with PostgreSQL)`, figures.sqlite);
+          describe(`one node, ${kind} S→P→O pool 2, PostgreSQL`, figures.postgres);
+          console.log(`      PostgreSQL ÷ SQLite: ${fmtSpread(figures.ratio)}`);
+        }
+        const drains: DrainFigures[] = [];
+        for (const nodes of nodeCounts) {
+          const figures = await drain(nodes);
+          drains.push(figures);
+          console.log(
+            `   ${nodes} node${nodes === 1 ? '' : 's'}: drained ${figures.messages} requests (Router → Echo) in ${figures.seconds} s = ${figures.perSecond}/s; ` +
+              `CPU servers ${figures.cpuMs.servers} ms + PostgreSQL ${figures.cpuMs.postgres} ms = ${figures.perCpuSecond} requests per CPU second`,
+          );
+        }
+        const perCpu = (nodes: number) => drains.find((d) => d.nodes === nodes)!.perCpuSecond;
+        const bar = {
+          pgSqlitePython: oneNodeFigures.python!.ratio.median,
+          pgSqliteBuiltin: oneNodeFigures.builtin!.ratio.median,
+          perCpuS31: perCpu(3) / perCpu(1),
+        };
+        return { oneNode: oneNodeFigures, drains, bar };
+      },
+    );
+    const { bar } = result.figures;
+    console.log(`bar: pg_sqlite_python=${fmt(bar.pgSqlitePython)} pg_sqlite_builtin=${fmt(bar.pgSqliteBuiltin)} per_cpu_s_3_1=${fmt(bar.perCpuS31)}`);
+  } finally {
+    if (ownDatabase !== null) await dropOwnDatabase();
+  }
 }

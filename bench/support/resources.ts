@@ -168,18 +168,30 @@ export function processCpuMs(pid: number): number {
   return readStat(pid)?.cpuMs ?? 0;
 }
 
-/** CPU milliseconds of every PostgreSQL server process on this machine (its backends included). */
-export function postgresCpuMs(): number {
+/**
+ * CPU milliseconds of the PostgreSQL server processes on this machine: every one, or with
+ * `database`, its server-wide helpers (WAL writer, checkpointer…) and only the backends connected to
+ * that database, so other users of the same server do not count.
+ */
+export function postgresCpuMs(database?: string): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith('postgres')) continue;
+      if (database !== undefined && !servesDatabase(readFileSync(`/proc/${entry}/cmdline`, 'utf8'), database)) continue;
     } catch {
       continue; // exited meanwhile
     }
     total += readStat(Number(entry))?.cpuMs ?? 0;
   }
   return total;
+}
+
+/** A backend shows `postgres: [cluster: ]user database host(port) activity`; helpers show no client address. */
+function servesDatabase(commandLine: string, database: string): boolean {
+  const title = commandLine.replaceAll('\0', ' ');
+  const client = /(\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
+  return client === null || client[1] === database;
 }
