@@ -150,7 +150,7 @@ def hydrate(production):
         for route in item.route_values:
             owner = route.target_setting_owner
             if owner is not None and (component_class is None or not issubclass(component_class, owner)):
-                raise ValueError(f'Route {route.target_setting_name!r} of item {item.name!r} uses a target setting declared on {owner.__name__}, not on its component')
+                raise ValueError(f'Route {route.target_setting_name!r} of item {item.name!r}: the target setting belongs to {owner.__name__}, not to its component')
         ref = production.component(
             item.name, component_class, class_name=class_name, adapter_class=item.adapter_class,
             adapter_class_name=item.adapter_class_name, kind=item.kind, enabled=item.enabled, pool_size=item.pool_size,
@@ -163,4 +163,5 @@ def hydrate(production):
         for route in item.route_values:
             source = ref.target_setting(route.target_setting_name)
             for index, name in enumerate(route.target_names):
+                production.item(name)  # a declared route must name a declared item
                 production.connect(source, name, mode='replace' if index == 0 else 'add')

@@ -527,7 +527,7 @@ def rollback_backup(path, *, director=None, namespace=None, allow_destructive=Fa
 
     folder = Path(path)
     if not allow_destructive:
-        raise RuntimeError('Rollback replaces the stored production with the backup: pass allow_destructive=True.')
+        raise RuntimeError('Rollback requires allow_destructive=True: it replaces the stored production with the backup.')
     plan_id = ''
     if (folder / 'plan.json').exists():
         plan_id = ProductionChangePlan.load(folder / 'plan.json').id

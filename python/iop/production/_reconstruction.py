@@ -118,7 +118,8 @@ def production_from_dict(cls, data, *, connections=None, queue_info=None, namesp
     for warning in (connections or {}).get('warnings', []) or []:
         production._graph_warnings.append(str(warning))
     if isinstance(queue_info, dict):
-        production._queue_info = {entry.get('item'): entry for entry in queue_info.get('items', []) if isinstance(entry, dict)}
+        production._queue_info = {entry.get('item'): {k: v for k, v in entry.items() if k != 'item'}
+                                  for entry in queue_info.get('items', []) if isinstance(entry, dict)}
     return production
 
 

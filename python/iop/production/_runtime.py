@@ -54,8 +54,8 @@ def _require_running(production, director):
     if name and name != production.name and state.lower() == 'running':
         raise RuntimeError(
             f'Production {production.name!r} exists but is not running (currently running production is {name!r}). '
-            f'Only one production runs per namespace: stop {name!r} first (`iop --stop`), then start {production.name!r} '
-            f'(`iop --start {production.name} --detach` or `prod.start()`). Do that before calling `prod.test(...)`.'
+            f'Only one production runs per namespace. Stop {name!r} first with `iop --stop`, then start {production.name!r} '
+            f'with `iop --start {production.name} --detach` or `prod.start()`. Do that before calling `prod.test(...)`.'
         )
     if name and name != production.name:
         detail = f'current default production is {name!r}'
@@ -156,16 +156,20 @@ def test_component(self, target, message=None, classname=None, body=None):
 
 
 def inspect_component(self, component, *, refresh=True):
+    """An item's fields and settings, its incoming and outgoing edges, and (refresh) its runtime state."""
     from ._diff import item_signature
 
     ref = self.component_ref(component)
-    data = {'name': ref.name, 'kind': ref.kind, 'adapter_class_name': ref.adapter_class_name, **item_signature(ref)}
-    data['edges'] = [edge.to_dict() for edge in self.edges if edge.source_item == ref.name or edge.target == ref.name]
+    data = {'production': self.name, 'name': ref.name, 'kind': ref.kind, 'adapter_class_name': ref.adapter_class_name, **item_signature(ref)}
+    data['incoming'] = [edge.to_dict() for edge in self.edges if edge.target == ref.name]
+    data['outgoing'] = [edge.to_dict() for edge in self.edges if edge.source_item == ref.name]
     runtime = {'metadata': dict(ref.runtime_metadata)}
     if refresh:
         try:
+            name, state = _status(_director(self), 'inspect')
+            runtime['status'] = state
+            runtime['is_running'] = name == self.name and state.lower() == 'running'
             runtime['queue'] = queue(self).get(ref.name)
-            runtime['status'] = _director(self).status_production()
         except Exception as error:  # inspection works offline; the runtime part says why it is missing
             runtime['error'] = str(error)
     else:
