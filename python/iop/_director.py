@@ -46,3 +46,12 @@ class Director:
     @staticmethod
     def create_business_service(target):
         return Director().get_business_service(target)
+
+
+def __getattr__(name):
+    # IoP 3.6's `from iop._director import _Director` (the class facade of the Director functions).
+    if name == '_Director':
+        from .runtime.director import _Director
+
+        return _Director
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -48,6 +48,18 @@ class LayoutTest(unittest.TestCase):
         self.assertIs(Legacy, iop.BusinessOperation)
         self.assertTrue(callable(iop.transform) and callable(iop.import_schema))
 
+    def test_3_6_module_names_still_import(self):
+        names = {
+            'iop._utils': '_Utils', 'iop._director': '_Director', 'iop._business_operation': '_BusinessOperation',
+            'iop._business_process': '_BusinessProcess', 'iop._business_service': '_BusinessService',
+            'iop._inbound_adapter': '_InboundAdapter', 'iop._outbound_adapter': '_OutboundAdapter',
+            'iop._private_session_duplex': '_PrivateSessionDuplex', 'iop._private_session_process': '_PrivateSessionProcess',
+            'iop._director_protocol': 'DirectorProtocol', 'iop._local': '_LocalDirector', 'iop._remote': '_RemoteDirector',
+            'grongier.pex': 'Utils',
+        }
+        for module_name, name in names.items():
+            self.assertTrue(hasattr(importlib.import_module(module_name), name), f'{module_name}.{name}')
+
     def test_3_6_and_4x_components_live_in_one_production(self):
         from tests.iop4_fixtures.components import OldStyleOperation, Order, OrderOperation
 

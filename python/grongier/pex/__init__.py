@@ -11,9 +11,10 @@ from iop import (
     Message,
     OutboundAdapter,
     PickleMessage,
+    Utils,
 )
 
 __all__ = [
     'BusinessOperation', 'BusinessProcess', 'BusinessService', 'Director', 'DuplexOperation', 'DuplexProcess',
-    'DuplexService', 'InboundAdapter', 'Message', 'OutboundAdapter', 'PickleMessage',
+    'DuplexService', 'InboundAdapter', 'Message', 'OutboundAdapter', 'PickleMessage', 'Utils',
 ]
