@@ -209,29 +209,35 @@ export class RunningProduction implements MessageRouter {
     const writes: Array<Promise<unknown>> = [];
     let responseInsert: Promise<number[]> | null = null;
     if ('response' in outcome && outcome.response !== null) {
-      writes.push(
-        (responseInsert = this.store.messages.insert([
-          {
-            namespace: this.namespace,
-            sessionId: request.sessionId,
-            parentId: request.parentId,
-            correspondingId: request.id,
-            kind: 'response',
-            source: request.target,
-            target: request.source,
-            responseRequired: false,
-            status: 'completed',
-            priority: request.priority,
-            description: '',
-            body: outcome.response,
-          },
-        ])),
-      );
+      const response: NewMessage = {
+        namespace: this.namespace,
+        sessionId: request.sessionId,
+        parentId: request.parentId,
+        correspondingId: request.id,
+        kind: 'response',
+        source: request.target,
+        target: request.source,
+        responseRequired: false,
+        status: 'completed',
+        priority: request.priority,
+        description: '',
+        body: outcome.response,
+      };
+      if (lazy) {
+        const inserted = eager([response], { lazy: true });
+        responseInsert = inserted.committed.then(() => inserted.ids);
+      } else responseInsert = this.store.messages.insert([response]);
+      writes.push(responseInsert);
     }
     writes.push(
-      this.store.messages.update(['error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' }]),
+      this.store.messages.update(
+        ['error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' }],
+        { lazy },
+      ),
     );
-    await Promise.all(writes);
+    if (lazy) {
+      void Promise.all(writes).catch((error: unknown) => this.options.onError(error));
+    } else await Promise.all(writes);
     const waiter = this.waiters.get(request.id);
     if (!waiter) {
       // The caller may wait on another node.
