@@ -14,6 +14,7 @@ import { registerDefinitionRoutes } from './definition-routes.ts';
 import { registerNodesRoute } from './nodes-route.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
 import { frameworkErrorReply, installErrorReplies, installJsonParser } from './error-replies.ts';
+import { lazySerializerFactory } from './lazy-serializers.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
@@ -51,6 +52,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     handlerTimeout: resolved.requestTimeoutMs,
     return503OnClosing: true,
     frameworkErrors: frameworkErrorReply,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   });
   const servers = new Set<Server>();
   extraServers.set(app, servers);
