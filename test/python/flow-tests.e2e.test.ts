@@ -33,6 +33,24 @@ describe('flow tests with conveyor_testing', () => {
     expect(flowHomes().filter((name) => !before.has(name))).toEqual([]);
   }, 250_000);
 
+  it('refuses a missing settings file and an unknown production with FlowError, stopping the server it started', () => {
+    const before = new Set(flowHomes());
+    const script = [
+      'from conveyor_testing import Flow, FlowError',
+      'for args in [("examples/order-flow/nothing.py",), ("examples/order-flow/settings.py", "No.Such.Production")]:',
+      '    try:',
+      '        Flow.start(*args)',
+      '    except FlowError as error:',
+      '        print("refused:", error)',
+    ].join('\n');
+    const run = python(['-c', script]);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`refused: No settings file ${repoRoot}examples/order-flow/nothing.py`);
+    expect(lines[1]).toMatch(/^refused: POST \/start: .*No\.Such\.Production/);
+    expect(flowHomes().filter((name) => !before.has(name))).toEqual([]);
+  }, 250_000);
+
   // pytest is not part of the project's requirements (the SDK is standard library only).
   it.skipIf(!pytestInstalled)(
     'fails a pytest flow test that expects a message where none arrived, saying what reached where',
