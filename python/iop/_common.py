@@ -63,7 +63,11 @@ class _Common:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if '__init__' in cls.__dict__ and defines_init(cls):
-            warnings.warn(init_warning_text(cls), RuntimeWarning, stacklevel=2)
+            if _runtime.link.channel is not None:
+                # In a worker IoP logs it as a Warning of the item (its stderr stays for the user's output).
+                _runtime.emit_log('Warning', init_warning_text(cls), cls.__name__, 'on_init')
+            else:
+                warnings.warn(init_warning_text(cls), RuntimeWarning, stacklevel=2)
 
     @classmethod
     def _get_properties(cls):
