@@ -1,6 +1,6 @@
 /**
  * Which Python runs an item's workers, and whether a debugger listens in them (docs/python-bridge.md,
- * "Your own interpreter" and "Attaching a debugger"). The first that is set wins:
+ * "The developer loop"). The first that is set wins:
  *
  * 1. the item's `%python` Host setting,
  * 2. its production's entry in `pythonByProduction` (conveyor.yaml),
