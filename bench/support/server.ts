@@ -1,6 +1,7 @@
 /**
- * A real Conveyor server for the API and memory figures: `conveyor serve` on a fresh home in a
- * temporary folder, port 0 on 127.0.0.1, first admin password from the environment.
+ * A real Conveyor server for the API and memory figures: `conveyor serve` (bin/conveyor.js, the
+ * compiled build) on a fresh home in a temporary folder, port 0 on 127.0.0.1, first admin password
+ * from the environment.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,10 +31,9 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
 export async function startServer(options: { example?: boolean; args?: string[]; prepare?: (home: string) => Promise<void> } = {}): Promise<BenchServer> {
   const home = mkdtempSync(join(tmpdir(), 'conveyor-bench-home-'));
   await options.prepare?.(home);
+  // What `npm start` runs: the compiled server (rebuilt first when a source is newer than it).
   const args = [
-    '--import',
-    'tsx',
-    join(repoRoot, 'src', 'server', 'main.ts'),
+    join(repoRoot, 'bin', 'conveyor.js'),
     'serve',
     '--home',
     home,
