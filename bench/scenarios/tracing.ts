@@ -92,7 +92,7 @@ await runScenario(
     const hops = quick ? 20_480 : 102_400;
     await hookCpu(hops, null); // warm-up: the JIT compiles the loop before it is measured
     const off = await hookCpu(hops, null);
-    const hookTracer = await tracerFromConfig({ exporters: ['otlp'], protocol: 'http/protobuf' });
+    const hookTracer = tracerFromConfig({ exporters: ['otlp'], protocol: 'http/protobuf' });
     installTracer(hookTracer);
     const on = await hookCpu(hops, () => hookTracer.forceFlush());
     installTracer(null);
@@ -104,7 +104,7 @@ await runScenario(
       for (const kind of kinds) {
         const off = await measureChain({ kind, poolSize: 1, payloadBytes, durability: 'normal' }, plan);
         describe(`${kind} S→P→O, tracing off`, off);
-        const tracer = await tracerFromConfig({ exporters: ['otlp'], protocol: 'http/protobuf' });
+        const tracer = tracerFromConfig({ exporters: ['otlp'], protocol: 'http/protobuf' });
         installTracer(tracer);
         let on: LoadFigures;
         try {

@@ -15,6 +15,10 @@
  * idle and not exported: a polling service would otherwise fill the backend with empty traces.
  */
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+// Static imports: this whole module is the lazily loaded part (a dynamic import of these CommonJS
+// packages loses their named exports once bundled).
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, detectResources, envDetector, hostDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
@@ -251,17 +255,16 @@ export function tracerWith(processors: SpanProcessor[], resource: Resource = tra
   );
 }
 
-async function otlpExporter(config: TracingConfig): Promise<SpanExporter> {
+function otlpExporter(config: TracingConfig): SpanExporter {
   // Endpoint, headers, timeout and compression come from OTEL_EXPORTER_OTLP_* (read by the exporter).
-  if (config.protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
-  return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
+  return config.protocol === 'http/json' ? new OtlpJsonExporter() : new OtlpProtobufExporter();
 }
 
 /** The tracer the environment asks for: OTLP spans in batches (OTEL_BSP_*), console spans one by one. */
-export async function tracerFromConfig(config: TracingConfig): Promise<OtelMessageTracer> {
+export function tracerFromConfig(config: TracingConfig): OtelMessageTracer {
   const processors: SpanProcessor[] = [];
   for (const name of config.exporters) {
-    processors.push(name === 'otlp' ? new BatchSpanProcessor(await otlpExporter(config)) : new SimpleSpanProcessor(new ConsoleSpanExporter()));
+    processors.push(name === 'otlp' ? new BatchSpanProcessor(otlpExporter(config)) : new SimpleSpanProcessor(new ConsoleSpanExporter()));
   }
   return tracerWith(processors);
 }

@@ -17,7 +17,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const config = tracingConfigFromEnv(env);
   if (config === null) return null;
   const { tracerFromConfig } = await import('./otel-tracer.ts');
-  const tracer = await tracerFromConfig(config);
+  const tracer = tracerFromConfig(config);
   installTracer(tracer);
   const endpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] ?? env['OTEL_EXPORTER_OTLP_ENDPOINT'] ?? 'http://localhost:4318';
   const targets = config.exporters.map((name) => (name === 'otlp' ? `OTLP ${config.protocol} to ${endpoint}` : 'the console'));
