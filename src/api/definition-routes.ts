@@ -39,7 +39,11 @@ async function desiredOf(namespace: NamespaceOperations, sent: unknown): Promise
     const desired = definitionFromIopExport(sent);
     return { desired, current: await storedOrNull(namespace, desired.name) };
   }
-  const name = typeof sent === 'object' && sent !== null && 'name' in sent && typeof sent.name === 'string' ? sent.name : '';
+  // A definition without its item list would plan the deletion of every item: the list is required.
+  if (typeof sent !== 'object' || sent === null || !Array.isArray((sent as { items?: unknown }).items)) {
+    throw new ConveyorError('ERR_INVALID_INPUT', "definition: items must be an array (the export shape), or send IoP's form {\"<Name>\": {\"@Name\": …}}");
+  }
+  const name = 'name' in sent && typeof sent.name === 'string' ? sent.name : '';
   const current = name ? await storedOrNull(namespace, name) : null;
   return { desired: definitionFromJson(sent, current), current };
 }
