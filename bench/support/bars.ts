@@ -123,6 +123,24 @@ export function checkBars(): BarCheck[] {
     });
   } else checks.push(notMeasured('server RSS < 150 MB idle', 'api'));
 
+  // Issue 19: the compiled server's start.
+  const startup = load('startup');
+  if (startup) {
+    const dist = startup.figures.dist;
+    checks.push({
+      bar: 'process start → API ready ≤ 2 s (compiled server)',
+      figure: `${fmt(dist.readyMs.median)} ms`,
+      met: dist.readyMs.median <= 2000,
+      detail: `server CPU ${fmt(dist.readyCpuMs.median)} ms; tsx: ${fmt(startup.figures.tsx.readyMs.median)} ms`,
+    });
+    checks.push({
+      bar: 'example production running ≤ 2 s after ready',
+      figure: `${fmt(startup.figures.exampleAfterReadyMs)} ms later`,
+      met: startup.figures.exampleAfterReadyMs <= 2000,
+      detail: `fresh home ${fmt(dist.exampleRunningMs.median)} ms from process start, restart ${fmt(dist.restartRunningMs.median)} ms; idle RSS ${fmt(dist.idleRssMb.median)} MB (tsx ${fmt(startup.figures.tsx.idleRssMb.median)} MB)`,
+    });
+  } else checks.push(notMeasured('process start → ready ≤ 2 s, example running ≤ 2 s later', 'startup'));
+
   if (production) {
     const peaks = Object.values(production.figures.chain as Record<string, Json>).map((f) => f.peakRssMb);
     const node = Math.max(...peaks.map((p) => p.node));
