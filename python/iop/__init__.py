@@ -8,9 +8,6 @@ from ._components import (
     BusinessOperation,
     BusinessProcess,
     BusinessService,
-    DuplexOperation,
-    DuplexProcess,
-    DuplexService,
     InboundAdapter,
     OutboundAdapter,
     PollingBusinessService,
@@ -20,49 +17,39 @@ from ._business_host import import_schema
 from ._dispatch import handler
 from . import _message
 from ._message import Message, PickleMessage
-from .components.settings import Category, Setting, controls, setting
-from .messages.persistent import Field, Model, PersistentMessage
-from .migration.utils import (
-    _Utils,
-    bind_component,
-    list_bindings,
-    register_component,
-    unbind_component,
-    unregister_component,
-)
-from .production import (
-    ComponentItem,
-    ComponentRef,
-    OperationItem,
-    ProcessItem,
-    Production,
-    ProductionApplyResult,
-    ProductionChangePlan,
-    ProductionDiff,
-    ProductionDiffEntry,
-    ProductionGraph,
-    ProductionPlanOperation,
-    ProductionValidationError,
-    ProductionValidationIssue,
-    ProductionValidationReport,
-    ProductionValidationWarning,
-    ProductionVerifyResult,
-    Route,
-    ServiceItem,
-    TargetSetting,
-    TargetSettingRef,
-    target,
-)
-from .runtime.director import _Director
-from .runtime.protocol import DirectorProtocol
+from .components.settings import Category, Setting, TargetSetting, controls, setting, target
+
+# Loaded on first use: a worker imports `iop` at every start and most components need none of these
+# (the Production DSL, the directors' HTTP client, the migration helpers, duplex and persistent messages).
+_LAZY = {
+    'ComponentItem': 'production', 'ComponentRef': 'production', 'OperationItem': 'production', 'ProcessItem': 'production',
+    'Production': 'production', 'ProductionApplyResult': 'production', 'ProductionChangePlan': 'production',
+    'ProductionDiff': 'production', 'ProductionDiffEntry': 'production', 'ProductionGraph': 'production',
+    'ProductionPlanOperation': 'production', 'ProductionValidationError': 'production',
+    'ProductionValidationIssue': 'production', 'ProductionValidationReport': 'production',
+    'ProductionValidationWarning': 'production', 'ProductionVerifyResult': 'production', 'Route': 'production',
+    'ServiceItem': 'production', 'TargetSettingRef': 'production',
+    'bind_component': 'migration.utils', 'list_bindings': 'migration.utils', 'register_component': 'migration.utils',
+    'unbind_component': 'migration.utils', 'unregister_component': 'migration.utils',
+    'DirectorProtocol': 'runtime.protocol',
+    'DuplexOperation': '_duplex', 'DuplexProcess': '_duplex', 'DuplexService': '_duplex',
+    'Field': 'messages.persistent', 'Model': 'messages.persistent', 'PersistentMessage': 'messages.persistent',
+}
 
 
-class Director(_Director):
-    """IoP's Director: `get_business_service` (in a worker) and the deprecated static facade."""
+def _facades():
+    from .migration.utils import _Utils
+    from .runtime.director import _Director
 
+    class Director(_Director):
+        """IoP's Director: `get_business_service` (in a worker) and the deprecated static facade."""
 
-class Utils(_Utils):
-    """IoP's deprecated Utils facade: use iop.migration.utils functions."""
+    class Utils(_Utils):
+        """IoP's deprecated Utils facade: use iop.migration.utils functions."""
+
+    for cls in (Director, Utils):
+        cls.__module__ = __name__
+    return {'Director': Director, 'Utils': Utils}
 
 
 __all__ = [
@@ -78,5 +65,15 @@ __all__ = [
 
 
 def __getattr__(name):
-    # PydanticMessage and PydanticPickleMessage are made on first use (see _message).
-    return getattr(_message, name)
+    import importlib
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f'{__name__}.{_LAZY[name]}'), name)
+    elif name in ('Director', 'Utils'):
+        globals().update(_facades())
+        value = globals()[name]
+    else:
+        # PydanticMessage and PydanticPickleMessage are made on first use (see _message).
+        return getattr(_message, name)
+    globals()[name] = value
+    return value

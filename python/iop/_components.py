@@ -200,4 +200,10 @@ class PollingBusinessService(BusinessService):
         return None
 
 
-from ._duplex import DuplexOperation, DuplexProcess, DuplexService  # noqa: E402  (they derive from the classes above)
+def __getattr__(name):
+    # The duplex classes derive from the ones above; made on first use (most workers need none).
+    if name in ('DuplexOperation', 'DuplexProcess', 'DuplexService'):
+        from . import _duplex
+
+        return getattr(_duplex, name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -13,6 +13,7 @@ import importlib
 import inspect
 import json
 import pickle
+import sys
 import types
 import typing
 import uuid
@@ -20,8 +21,8 @@ import uuid
 import iris
 
 from ._message import Message, PickleMessage, is_pydantic_message
-from .messages.persistent import Model, class_for_iris_name, is_persistent_message
-from .messages.persistent import to_body as persistent_body
+
+_PERSISTENT_MODULE = 'iop.messages.persistent'
 
 # Native classes of these packages are never PersistentMessages: no import is tried for them.
 _IRIS_SYSTEM_PACKAGES = ('Ens.', 'EnsLib.', 'IOP.', '%', 'HS.')
@@ -74,10 +75,11 @@ def serialize(value):
         return {'classname': type(value).__name__, 'encoding': 'native', 'data': _dumps(to_jsonable(properties))}
     if is_pydantic_message(value):
         return {'classname': classname_of(value), 'encoding': 'json', 'data': value.model_dump_json()}
-    if isinstance(value, Model):
-        if not is_persistent_message(value):
+    persistent = sys.modules.get(_PERSISTENT_MODULE)  # loaded by any code that defines a PersistentMessage
+    if persistent is not None and isinstance(value, persistent.Model):
+        if not persistent.is_persistent_message(value):
             raise SerializationError(f'{classname_of(value)} is an embedded Model: send a PersistentMessage that holds it')
-        return persistent_body(value)
+        return persistent.to_body(value)
     if isinstance(value, Message):
         if not dataclasses.is_dataclass(value):
             raise TypeError(f'{type(value).__module__}.{type(value).__qualname__} must be a dataclass')
@@ -134,6 +136,15 @@ def to_jsonable(value):
 
 # --- decoding -----------------------------------------------------------------------------------
 
+def _persistent_class(classname):
+    """The PersistentMessage class a native body names, or None (system classes are never one)."""
+    if not classname or classname.startswith(_IRIS_SYSTEM_PACKAGES):
+        return None
+    from .messages import persistent  # compiled only by workers that receive user native classes
+
+    return persistent.class_for_iris_name(classname)
+
+
 def deserialize(body):
     """The Python object a wire body stands for (None for no body)."""
     if body is None:
@@ -144,7 +155,7 @@ def deserialize(body):
         return iris.cls(classname or 'Ens.Request')()
     if encoding == 'native':
         properties = json.loads(body['data']) if body.get('data') else {}
-        persistent = class_for_iris_name(classname) if classname and not classname.startswith(_IRIS_SYSTEM_PACKAGES) else None
+        persistent = _persistent_class(classname)
         if persistent is not None:
             return persistent.from_dict(properties)
         return iris.cls(classname)(**properties)

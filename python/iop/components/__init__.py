@@ -3,9 +3,6 @@ from .._components import (
     BusinessOperation,
     BusinessProcess,
     BusinessService,
-    DuplexOperation,
-    DuplexProcess,
-    DuplexService,
     InboundAdapter,
     OutboundAdapter,
     PollingBusinessService,
@@ -17,3 +14,11 @@ __all__ = [
     'InboundAdapter', 'OutboundAdapter', 'PollingBusinessService', 'Category', 'Setting', 'TargetSetting', 'controls',
     'setting', 'target',
 ]
+
+
+def __getattr__(name):
+    if name in ('DuplexOperation', 'DuplexProcess', 'DuplexService'):
+        from .. import _duplex
+
+        return getattr(_duplex, name)
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

@@ -217,6 +217,7 @@ class _Registry:
         self.by_python = {}
         self.names = {}  # python classname -> IRIS classname given at registration
         self.by_iris = {}
+        self.not_persistent = set()  # IRIS names already found to be ordinary native classes
 
     def add(self, cls):
         self.by_python[get_python_classname(cls)] = cls
@@ -256,6 +257,15 @@ def class_for_iris_name(name):
     found = _registry.by_iris.get(name)
     if found is not None:
         return found
+    if name in _registry.not_persistent:
+        return None
+    found = _import_by_name(name)
+    if found is None:
+        _registry.not_persistent.add(name)
+    return found
+
+
+def _import_by_name(name):
     python_name = '.'.join(decode_name_part(part) for part in name.split('.'))
     module_name, _, class_name = python_name.rpartition('.')
     if not module_name:
