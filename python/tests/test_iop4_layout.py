@@ -36,6 +36,12 @@ class LayoutTest(unittest.TestCase):
             'iop.runtime.remote': ['_RemoteDirector', 'get_remote_settings'],
             'iop.runtime.iris': ['get_iris'],
             'iop.migration.utils': ['register_component', 'migrate', 'explain_migration', 'list_bindings', '_Utils'],
+            'iop.messages.validation': ['is_message_instance', 'is_message_class', 'is_pickle_message_class', 'is_iris_object_instance'],
+            'iop.components.business_operation': ['_BusinessOperation'], 'iop.components.business_service': ['_BusinessService'],
+            'iop.components.business_process': ['_BusinessProcess'], 'iop.components.common': ['_Common'],
+            'iop.components.inbound_adapter': ['_InboundAdapter'], 'iop.components.outbound_adapter': ['_OutboundAdapter'],
+            'iop.components.private_session_duplex': ['_PrivateSessionDuplex'],
+            'iop.components.private_session_process': ['_PrivateSessionProcess'],
         }
         for module_name, names in expected.items():
             module = importlib.import_module(module_name)
