@@ -6,7 +6,6 @@ settings.py migration. So registering classes here writes a small generated sett
 director to migrate it in place (the local home's server over its socket).
 """
 import functools
-import inspect
 import json
 import os
 import warnings

@@ -11,7 +11,6 @@ import datetime
 import getpass
 import hashlib
 import json
-import os
 import socket
 from pathlib import Path
 
@@ -416,7 +415,6 @@ def _user():
 
 
 def apply_plan(desired, plan, *, allow_destructive=False, backup_dir='.iop/backups', root_path=None, update=True):
-    from ._model import Production
     from ._runtime import register_production_classes, resolve_director
 
     director = resolve_director(desired._director, desired.namespace)
@@ -513,7 +511,6 @@ def verify_against(plan, current):
 
 
 def verify_plan(production, plan):
-    from ._model import Production
 
     from ._model import stored_or_blank
 
