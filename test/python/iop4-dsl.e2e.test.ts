@@ -73,6 +73,7 @@ describe('IoP 4 Python API against a running server', () => {
       test_after_apply: 't x10',
       rollback: ['rollback'],
       factor_after_rollback: '3',
+      factor_after_server_rollback: '5',
       status: { Production: 'Demo.Iop4Orders', Status: 'stopped' },
     });
     expect(String(report['graph'])).toContain('OrderService [Python.orders.OrderService]\n    Output -> OrderRouter');
