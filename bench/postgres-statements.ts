@@ -23,6 +23,8 @@ const windowMs = Number(process.argv[3] ?? 3000);
 const schema = `bench_statements_${process.pid}`;
 
 const counts = new Map<string, number>();
+/** Milliseconds from sending each statement to its answer, summed per kind (queueing on the connection included). */
+const waits = new Map<string, number>();
 let roundTrips = 0;
 let counting = false;
 const originalQuery = pg.Client.prototype.query;
@@ -39,6 +41,10 @@ pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unkn
             ? first.text.trim().split(/\s+/).slice(0, 3).join(' ')
             : 'other';
     counts.set(label, (counts.get(label) ?? 0) + 1);
+    const started = performance.now();
+    const result = (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) void result.finally(() => waits.set(label, (waits.get(label) ?? 0) + performance.now() - started)).catch(() => undefined);
+    return result;
   }
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
@@ -59,7 +65,9 @@ try {
   );
   const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
   console.log(`  statements per round trip: ${(total / figures.calls).toFixed(2)}`);
-  for (const [label, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`    ${(n / figures.calls).toFixed(2).padStart(6)}  ${label}`);
+  for (const [label, n] of [...counts].sort((a, b) => b[1] - a[1])) {
+    console.log(`    ${(n / figures.calls).toFixed(2).padStart(6)}  ${label.padEnd(40)} ${((waits.get(label) ?? 0) / n).toFixed(2)} ms each`);
+  }
 } finally {
   await production.close();
   // Backends report their WAL syncs when they exit: the store's connections are closed by now.

@@ -193,7 +193,9 @@ class ClaimedQueues implements ProductionQueues {
   /**
    * Committed before any node may claim it: the claim reads committed rows. When the target's queue
    * here has room and nothing older waits in the store, the request is written already claimed by
-   * this node and handed over when pushed (claiming-queue.ts). A request with a parent, or one whose
+   * this node and handed over when pushed (claiming-queue.ts), possibly while its row is still being
+   * committed (`accepted` says when it is; its outcome is written after it). A crash before that
+   * commit loses a request nobody was told about: its parent, unfinished too, sends it again. A request with a parent, or one whose
    * sender waits only for its reply (`lazy`), may be acknowledged before its commit reached the disk
    * (postgres-writes.ts): a PostgreSQL crash that loses it also loses everything that came of it —
    * the parent's outcome, or the outcome the reply waits for — and what was lost runs again.
@@ -202,15 +204,16 @@ class ClaimedQueues implements ProductionQueues {
     const queue = this.queues.get(request.target);
     const insertClaimed = this.store.messages.insertClaimed?.bind(this.store.messages);
     if (queue !== undefined && insertClaimed !== undefined && queue.reserveLocal()) {
-      let id: number;
+      let inserted: { ids: number[]; committed: Promise<void> };
       try {
-        [id] = (await insertClaimed([request], this.nodeId, this.leaseMs, options)) as [number];
+        inserted = await insertClaimed([request], this.nodeId, this.leaseMs, options);
       } catch (error) {
         queue.cancelReservation();
         throw error;
       }
+      const id = inserted.ids[0]!;
       queue.expectHandoff(id);
-      return { id, accepted: Promise.resolve() };
+      return { id, accepted: inserted.committed };
     }
     const [id] = await this.store.messages.insert([request]);
     return { id: id as number, accepted: Promise.resolve() };

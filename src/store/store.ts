@@ -158,9 +158,10 @@ export interface MessageRepository {
    * Optional, multi-node stores only: the same as `insert`, but the requests are written already
    * claimed by `owner` — status `delivered`, leased for `leaseMs`, as `claim` would leave them — for a
    * node that hands them straight to its own idle jobs instead of claiming them back. `lazy` as for
-   * `insertEager`: the commit need not reach the disk by itself.
+   * `insertEager`: the commit need not reach the disk by itself. Like `insertEager`, the ids may come
+   * before the commit (`committed` says when it is done); patches of them are applied after it.
    */
-  insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number, options?: { lazy?: boolean }): Promise<number[]>;
+  insertClaimed?(messages: NewMessage[], owner: string, leaseMs: number, options?: { lazy?: boolean }): Promise<{ ids: number[]; committed: Promise<void> }>;
   /** Group-committed. Resolves once committed. */
   update(patches: MessagePatch[], options?: CommitOptions): Promise<void>;
   get(namespace: string, id: number): Promise<StoredMessage | null>;

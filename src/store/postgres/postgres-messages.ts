@@ -14,7 +14,10 @@ import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts
 import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { CommitRouting } from './commit-routing.ts';
-import type { InsertLease, PgWrite } from './postgres-writes.ts';
+import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
+
+/** How many ids one draw takes from the sequence (a gap of at most this many when a node stops). */
+const idBlock = 64;
 
 const headerColumns = [
   'm.id',
@@ -86,6 +89,11 @@ export class PostgresMessages implements MessageRepository {
   readonly #ctx: PostgresContext;
   readonly #submit: (op: PgWrite) => Promise<number[]>;
   readonly #routing: CommitRouting;
+  /** Ids drawn from the sequence ahead, for inserts whose ids must be known before their commit. */
+  readonly #drawnIds: number[] = [];
+  #refilling = false;
+  /** Requests inserted with ids drawn ahead whose commit is under way: id → the commit (settled). */
+  readonly #uncommitted = new Map<number, Promise<unknown>>();
 
   constructor(ctx: PostgresContext, submit: (op: PgWrite) => Promise<number[]>, routing: CommitRouting) {
     this.#ctx = ctx;
@@ -100,24 +108,78 @@ export class PostgresMessages implements MessageRepository {
 
   /**
    * One statement where insert-then-claim would take two, and no other node can take them meanwhile.
+   * The ids come from a block drawn from the sequence ahead, so they are known before the commit:
+   * the caller may hand the requests on at once and learns from `committed` when they are stored
+   * (without ids in hand it waits for the commit, as `insert` does). Until then they are visible to
+   * nobody, and a patch of one of them waits for its commit (update).
    * `lazy`: the commit need not wait for the disk (the sender waits only for the reply, which comes
    * after the request's outcome, whose commit does wait, making this one durable first).
    */
-  insertClaimed(messages: NewMessage[], owner: string, leaseMs: number, options: { lazy?: boolean } = {}): Promise<number[]> {
-    return this.#insert(messages, { owner, until: Date.now() + leaseMs }, options.lazy === true);
+  async insertClaimed(
+    messages: NewMessage[],
+    owner: string,
+    leaseMs: number,
+    options: { lazy?: boolean } = {},
+  ): Promise<{ ids: number[]; committed: Promise<void> }> {
+    this.#ctx.assertOpen();
+    const lease = { owner, until: Date.now() + leaseMs };
+    const drawn = this.#drawIds(messages.length);
+    if (drawn === null) return { ids: await this.#insert(messages, lease, options.lazy === true), committed: Promise.resolve() };
+    const committed = this.#insert(messages, lease, options.lazy === true, drawn).then(() => undefined);
+    const pending = committed.catch(() => undefined);
+    for (const id of drawn) this.#uncommitted.set(id, pending);
+    void pending.then(() => {
+      for (const id of drawn) this.#uncommitted.delete(id);
+    });
+    return { ids: drawn, committed };
   }
 
-  async #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false): Promise<number[]> {
+  async #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false, drawn?: number[]): Promise<number[]> {
     this.#ctx.assertOpen();
     if (messages.length === 0) return [];
-    const ids = await this.#submit({ kind: 'insert-messages', messages, ...(lease === undefined ? {} : { lease }), ...(lazy ? { lazy } : {}) });
-    this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
+    const op: PgWrite = {
+      kind: 'insert-messages',
+      messages,
+      ...(lease === undefined ? {} : { lease }),
+      ...(lazy ? { lazy } : {}),
+      ...(drawn === undefined ? {} : { ids: drawn }),
+    };
+    // Known ids are noted at once: a patch of one may come before the commit.
+    const note = (ids: number[]) =>
+      this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
+    if (drawn !== undefined) note(drawn);
+    const ids = await this.#submit(op);
+    if (drawn === undefined) note(ids);
     return ids;
   }
 
+  /** Ids from the block drawn ahead, or null when it runs short (a new block is drawn meanwhile). */
+  #drawIds(count: number): number[] | null {
+    if (this.#drawnIds.length < idBlock / 4) this.#refillIds();
+    if (count === 0 || this.#drawnIds.length < count) return null;
+    return this.#drawnIds.splice(0, count);
+  }
+
+  #refillIds(): void {
+    if (this.#refilling || this.#ctx.closed) return;
+    this.#refilling = true;
+    this.#ctx.pool
+      .query<{ id: number }>({ name: 'conveyor-reserve-message-ids', text: reserveMessageIdsSql, values: [idBlock] })
+      .then(
+        ({ rows }) => this.#drawnIds.push(...rows.map((row) => row.id)),
+        () => undefined, // the next hand-off waits for its commit instead, and tries again
+      )
+      .finally(() => {
+        this.#refilling = false;
+      });
+  }
+
+  /** Patches of requests whose insert is still being committed wait for it (the UPDATE must find their rows). */
   async update(patches: MessagePatch[]): Promise<void> {
     this.#ctx.assertOpen();
     if (patches.length === 0) return;
+    const inserts = patches.map((patch) => this.#uncommitted.get(patch.id)).filter((pending) => pending !== undefined);
+    if (inserts.length > 0) await Promise.all(inserts);
     await this.#submit({ kind: 'patch-messages', patches });
   }
 

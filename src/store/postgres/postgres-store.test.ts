@@ -91,9 +91,27 @@ describePg('PostgreSQL store', () => {
     expect(await store.messages.count('USER')).toBe(2);
   });
 
+  it('gives the ids of requests inserted claimed before their commit, and applies a patch of one after it', async () => {
+    // The first insert draws a block of ids ahead; later ones take theirs from it at once.
+    await (
+      await store.messages.insertClaimed!([newMessage()], 'node-a', 60_000)
+    ).committed;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { ids, committed } = await store.messages.insertClaimed!([newMessage(), newMessage({ parentId: 1 })], 'node-a', 60_000);
+    expect(ids).toHaveLength(2);
+    await store.messages.update([{ id: ids[1]!, status: 'completed' }]);
+    await committed;
+    expect((await store.messages.get('USER', ids[1]!))!.status).toBe('completed');
+    expect((await store.messages.get('USER', ids[0]!))!.sessionId).toBe(ids[0]);
+  });
+
   it('inserts requests already claimed by a node: no other claim takes them, and their lease expires like a claim', async () => {
     const before = Date.now();
-    const [id] = await store.messages.insertClaimed!([newMessage()], 'node-a', 60_000);
+    const {
+      ids: [id],
+      committed,
+    } = await store.messages.insertClaimed!([newMessage()], 'node-a', 60_000);
+    await committed;
     expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'delivered', leaseOwner: 'node-a' });
     expect((await store.messages.get('USER', id!))!.leaseUntil).toBeGreaterThanOrEqual(before + 60_000);
     expect(await store.messages.claim('USER', ['Op'], 'node-b', 10, 60_000)).toEqual([]);

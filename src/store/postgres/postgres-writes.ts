@@ -44,9 +44,12 @@ export interface InsertLease {
   until: number;
 }
 
+/** A block of ids drawn from the messages' sequence ahead of their inserts (postgres-messages.ts). */
+export const reserveMessageIdsSql = "SELECT nextval('messages_id_seq') AS id FROM generate_series(1, $1::int)";
+
 export type PgWrite =
   /** `lazy`: nobody waits for these rows' durability by itself (see postgres-messages.ts): their commit need not wait for the disk. */
-  | { kind: 'insert-messages'; messages: NewMessage[]; lease?: InsertLease; lazy?: boolean }
+  | { kind: 'insert-messages'; messages: NewMessage[]; lease?: InsertLease; lazy?: boolean; ids?: number[] }
   | { kind: 'patch-messages'; patches: MessagePatch[] }
   | { kind: 'append-log'; namespace: string; entries: NewLogEntry[] };
 
@@ -81,11 +84,11 @@ const writeBatchSql = `
   WITH known AS (
     SELECT count(*) = cardinality($17::bigint[]) AS ok FROM messages WHERE id = ANY($17::bigint[])
   ), fresh AS (
-    SELECT nextval('messages_id_seq') AS id, t.*
+    SELECT coalesce(t.given_id, nextval('messages_id_seq')) AS id, t.*
     FROM known, unnest($1::int[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bool[], $9::text[],
-      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $32::text[], $33::bool[]) WITH ORDINALITY
+      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::bigint[], $32::text[], $33::bool[], $34::bigint[]) WITH ORDINALITY
       AS t(ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority, description,
-        classname, encoding, data, lease_owner, lease_until, trace_parent, lazy, ord)
+        classname, encoding, data, lease_owner, lease_until, trace_parent, lazy, given_id, ord)
     WHERE known.ok
   ), headers AS (
     INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority,
@@ -236,12 +239,12 @@ async function writeMessages(
       insertIndexes.push(index);
     } else if (op.kind === 'patch-messages') patches.push(...op.patches);
   }
-  const [traceParents, lazy, ...insertColumns] = insertRows(inserts, namespaceIds);
+  const [traceParents, lazy, givenIds, ...insertColumns] = insertRows(inserts, namespaceIds);
   const merged = mergedPatches(patches);
   const { rows } = await client.query<{ ids: Array<string | number>; missing: Array<string | number> | null }>({
     name: 'conveyor-write-batch',
     text: writeBatchSql,
-    values: [...insertColumns, ...patchColumns(merged), now, mayRelax, traceParents, lazy],
+    values: [...insertColumns, ...patchColumns(merged), now, mayRelax, traceParents, lazy, givenIds],
   });
   const missing = rows[0]!.missing;
   if (missing !== null) {
@@ -257,16 +260,18 @@ async function writeMessages(
 
 /**
  * The insert half of the statement's parameters: one array per column, rows in submission order;
- * the first two are the trace context and the lazy flag ($32 and $33, the columns added last).
+ * the first three are the trace context, the lazy flag and an id drawn ahead ($32 to $34, the columns
+ * added last).
  */
 function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, namespaceIds: Map<string, number>): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 18 }, () => []);
+  const columns: unknown[][] = Array.from({ length: 19 }, () => []);
   for (const op of ops) {
-    for (const message of op.messages) {
+    op.messages.forEach((message, index) => {
       // A session's first message (sessionId null) names the session: the statement uses its new id.
       const row = [
         message.traceParent ?? null,
         op.lazy === true,
+        op.ids?.[index] ?? null,
         namespaceIds.get(message.namespace),
         message.sessionId,
         message.parentId,
@@ -285,7 +290,7 @@ function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, n
         op.lease?.until ?? null,
       ];
       row.forEach((value, column) => columns[column]!.push(value));
-    }
+    });
   }
   return columns;
 }
