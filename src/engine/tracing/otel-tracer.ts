@@ -14,7 +14,19 @@
  * A service input that sent nothing and did not fail (an idle poll, every CallInterval) is marked
  * idle and not exported: a polling service would otherwise fill the backend with empty traces.
  */
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  diag,
+  DiagConsoleLogger,
+  DiagLogLevel,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 // Static imports: this whole module is the lazily loaded part (a dynamic import of these CommonJS
 // packages loses their named exports once bundled).
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -261,7 +273,19 @@ function otlpExporter(config: TracingConfig): SpanExporter {
 }
 
 /** The tracer the environment asks for: OTLP spans in batches (OTEL_BSP_*), console spans one by one. */
+/**
+ * OTEL_LOG_LEVEL (error, warn, info, debug, verbose, all): the SDK's own diagnostics — a collector
+ * that refuses or cannot be reached, spans dropped — on stderr. Unset, the SDK stays silent.
+ */
+function logSdkDiagnostics(): void {
+  const level = process.env['OTEL_LOG_LEVEL']?.trim().toUpperCase();
+  const logLevel = level === undefined ? undefined : (DiagLogLevel as unknown as Record<string, unknown>)[level];
+  if (typeof logLevel !== 'number' || logLevel === DiagLogLevel.NONE) return;
+  diag.setLogger(new DiagConsoleLogger(), { logLevel, suppressOverrideMessage: true });
+}
+
 export function tracerFromConfig(config: TracingConfig): OtelMessageTracer {
+  logSdkDiagnostics();
   const processors: SpanProcessor[] = [];
   for (const name of config.exporters) {
     processors.push(name === 'otlp' ? new BatchSpanProcessor(otlpExporter(config)) : new SimpleSpanProcessor(new ConsoleSpanExporter()));

@@ -34,6 +34,25 @@ describe('startTracing', () => {
     expect(startIn({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' })).toEqual({ loaded: false, installed: false, description: null });
   });
 
+  it('ends within its limit when the collector never answers (the spans are dropped)', () => {
+    // A collector that accepts the connection and never replies; the exporter itself would wait 120 s.
+    const script = `
+      import { createServer } from 'node:http';
+      const collector = createServer(() => undefined);
+      await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
+      process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'http://127.0.0.1:' + collector.address().port;
+      process.env.OTEL_EXPORTER_OTLP_TIMEOUT = '120000';
+      const { startTracing } = await import('./src/engine/tracing/start-tracing.ts');
+      const { activeTracer } = await import('./src/engine/tracing/message-tracer.ts');
+      const handle = await startTracing(process.env);
+      activeTracer().startHop({ namespace: 'USER', name: 'Op', kind: 'operation', classname: 'X' }, null).end(1);
+      await handle.shutdown(300);
+      console.log('ended');
+      process.exit(0);`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: repoRoot, encoding: 'utf8', timeout: 50_000 });
+    expect(run.stdout.trim(), run.stderr).toBe('ended');
+  });
+
   it('when configured, loads the SDK, installs the tracer and says where spans go', () => {
     expect(startIn({ OTEL_TRACES_EXPORTER: 'console' })).toEqual({
       loaded: true,

@@ -8,9 +8,12 @@ import { tracingConfigFromEnv } from './tracing-config.ts';
 export interface TracingHandle {
   /** One line for the server's start output: what is exported where. */
   description: string;
-  /** Exports what is still buffered and uninstalls the tracer. */
-  shutdown(): Promise<void>;
+  /** Uninstalls the tracer and exports what is still buffered, for at most `limitMs`; the rest is dropped. */
+  shutdown(limitMs?: number): Promise<void>;
 }
+
+/** A collector that does not answer must not hold up the server's shutdown (whose whole limit is 20 s by default). */
+const defaultShutdownLimitMs = 3_000;
 
 /** Null when tracing is off. Throws ERR_CONFIG for a variable it cannot honour. */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<TracingHandle | null> {
@@ -23,9 +26,15 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const targets = config.exporters.map((name) => (name === 'otlp' ? `OTLP ${config.protocol} to ${endpoint}` : 'the console'));
   return {
     description: `Tracing: spans of service ${tracer.serviceName} exported to ${targets.join(' and ')}`,
-    async shutdown() {
+    async shutdown(limitMs = defaultShutdownLimitMs) {
       if (activeTracer() === tracer) installTracer(null);
-      await tracer.shutdown();
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+      try {
+        await Promise.race([tracer.shutdown().catch(() => undefined), limit]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }
