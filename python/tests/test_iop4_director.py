@@ -25,6 +25,7 @@ class FakeServer:
         self.requests = []
         self.definitions = {}
         self.status = {'production': '', 'status': 'stopped'}
+        self.structured = None  # what GET /definition answers (None: the route is absent)
         self.path = os.path.join(folder, 'conveyor.sock')
         server = self
 
@@ -73,6 +74,8 @@ class FakeServer:
             if name not in self.definitions:
                 return 500, {'error': f'Production {name} does not exist'}
             return 200, self.definitions[name]
+        if (method, path) == ('GET', '/definition') and self.structured is not None:
+            return 200, self.structured
         if (method, path) == ('GET', '/connections'):
             return 200, {'production': query.get('production'), 'items': [], 'warnings': []}
         if (method, path) == ('GET', '/queues'):
@@ -138,6 +141,18 @@ class LocalDirectorTest(unittest.TestCase):
         rolled = Production.rollback_backup(result.backup_path, director=self.director, allow_destructive=True)
         self.assertEqual(rolled.converged_operations, ('rollback',))
         self.assertEqual(Production.from_dict(self.server.definitions['Demo.Orders']).item('OrderOperation').host_settings['Factor'], '3')
+
+    def test_the_write_carries_the_servers_fingerprint_of_what_was_stored(self):
+        import hashlib
+
+        self.server.structured = {'name': 'Demo.Orders', 'items': [{'name': 'é', 'pool_size': 1}]}
+        expected = hashlib.sha256(json.dumps(self.server.structured, sort_keys=True, separators=(',', ':'), ensure_ascii=False).encode()).hexdigest()
+        desired = demo().with_director(self.director)
+        desired.item('OrderOperation').host_setting('Factor', 4)
+        result = desired.apply(desired.plan(), backup_dir=os.path.join(self.folder, 'b'))
+        self.assertEqual(result.applied, 1)
+        write = next(r for r in self.server.requests if r[1] == '/api/iop/production/apply')
+        self.assertEqual(write[3]['source_fingerprint'], expected)
 
     def test_destructive_operations_are_skipped_unless_allowed(self):
         desired = demo().with_director(self.director)

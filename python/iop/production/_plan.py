@@ -423,6 +423,8 @@ def apply_plan(desired, plan, *, allow_destructive=False, backup_dir='.iop/backu
                            'or migrate the settings file remotely (-m).')
     from ._model import stored_or_blank
 
+    # The server's own fingerprint of what is stored now: the write below is refused if anything changes meanwhile.
+    server_fingerprint = director.stored_fingerprint(desired.name) if hasattr(director, 'stored_fingerprint') else None
     current, export = stored_or_blank(desired.name, desired.namespace, director)
     if plan is None:
         plan = build_plan(desired, current)
@@ -446,7 +448,8 @@ def apply_plan(desired, plan, *, allow_destructive=False, backup_dir='.iop/backu
         results = [_operation_result(op, 'failed', f'{type(error).__name__}: {error}') for op in applicable]
         return ProductionApplyResult(plan.id, plan.production_name, tuple(results + skipped), False, str(backup))
     try:
-        answer = director.apply_production_definition(working.to_dict(), allow_destructive=allow_destructive, update=update)
+        options = {'source_fingerprint': server_fingerprint} if server_fingerprint else {}
+        answer = director.apply_production_definition(working.to_dict(), allow_destructive=allow_destructive, update=update, **options)
     except Exception as error:
         results = [_operation_result(op, 'failed', str(error)) for op in applicable]
         return ProductionApplyResult(plan.id, plan.production_name, tuple(results + skipped), False, str(backup))

@@ -1,6 +1,7 @@
 """The Director over Conveyor's REST API: the same routes locally (the home's unix socket) and
 remotely (a URL with Basic auth), as IoP 4.1.1's `_LocalDirector` / `_RemoteDirector` offer them."""
 import dataclasses
+import hashlib
 import json
 import os
 import time
@@ -142,9 +143,22 @@ class _RestDirector:
         return self._get('/queues', {'production': production_name} if production_name else None)
 
     # --- definitions (DSL) ------------------------------------------------------------------------
-    def apply_production_definition(self, definition, *, allow_destructive=False, update=True):
-        """Writes a production definition (IoP's dict); the server records the previous one."""
+    def stored_fingerprint(self, production_name):
+        """The server's fingerprint of the stored definition (SHA-256 of its canonical structured JSON), or
+        None when none is stored or the server has no GET /definition."""
+        try:
+            definition = self._get('/definition', {'production': production_name})
+        except Exception:
+            return None
+        canonical = json.dumps(definition, sort_keys=True, separators=(',', ':'), ensure_ascii=False)
+        return hashlib.sha256(canonical.encode('utf-8')).hexdigest()
+
+    def apply_production_definition(self, definition, *, allow_destructive=False, update=True, source_fingerprint=None):
+        """Writes a production definition (IoP's dict); the server records the previous one. With
+        `source_fingerprint` the server refuses (409) when the stored definition is no longer that one."""
         body = {'definition': _iop_definition(definition), 'allow_destructive': bool(allow_destructive)}
+        if source_fingerprint:
+            body['source_fingerprint'] = source_fingerprint
         try:
             return self._post('/production/apply', body, timeout=600) or {}
         except HTTPError as error:
