@@ -4,7 +4,7 @@
  * socket; then IoP 4.1.1's own stdlib-only demos, run unchanged from a fetched copy of IoP.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,46 @@ describe('IoP 4 Python API against a running server', () => {
       expect(run.code, run.out).toBe(0);
       expect(readFileSync(teardownMarker, 'utf8')).toBe('torn-down\n');
     }, 120_000);
+
+    it('duplex demo: its DuplexService (polled) opens a private session with its DuplexProcess, which gets the documents', () => {
+      const copy = join(dir.path, 'duplex');
+      cpSync(join(iopDemos, 'duplex'), copy, { recursive: true });
+      // IoP configures this demo in IRIS; this settings file (ours) wires its classes into a production.
+      writeFileSync(
+        join(copy, 'demo_settings.py'),
+        [
+          'from iop import Production',
+          'from bs import Service',
+          'from bp import Process',
+          "prod = Production('Demo.DuplexDemo', testing_enabled=True)",
+          "prod.service('Service', Service, settings={'DuplexTargetConfigName': 'Process'}, adapter_settings={'CallInterval': 1})",
+          "prod.process('Process', Process)",
+          'PRODUCTIONS = [prod]',
+          '',
+        ].join('\n'),
+      );
+      const script = [
+        'import time',
+        'from iop.migration import utils',
+        'from iop import Production',
+        'from iop.runtime.director import default_director',
+        "utils.migrate('demo_settings.py')",
+        "prod = Production.from_iris('Demo.DuplexDemo')",
+        'prod.start()',
+        'deadline = time.time() + 40',
+        'texts = []',
+        "while time.time() < deadline and texts.count('In on_document') < 2:",
+        "    texts = [e['text'] for e in reversed(default_director().read_top_log(100)) if e.get('config_name') in ('Service', 'Process')]",
+        '    time.sleep(0.5)',
+        'prod.stop()',
+        "print('TEXTS', texts)",
+      ].join('\n');
+      const run = python(['-c', script], copy, { CONVEYOR_HOME: home });
+      expect(run.code, run.out).toBe(0);
+      const texts = run.out.slice(run.out.indexOf('TEXTS'));
+      expect(texts).toContain("'In on_private_session_started'");
+      expect(texts.split("'In on_document'").length - 1).toBeGreaterThanOrEqual(2);
+    }, 240_000);
 
     it('declarative.py and mermaid_showcase.py render and validate', () => {
       const copy = join(dir.path, 'pythonic_productions');
