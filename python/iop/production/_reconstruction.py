@@ -113,10 +113,12 @@ def production_from_dict(cls, data, *, connections=None, queue_info=None, namesp
             else:
                 ref.other_settings.append({'@Target': target, '@Name': setting.get('@Name', ''), '#text': value})
     _add_runtime_edges(production, metadata)
-    _add_inferred_edges(production)
+    _add_inferred_edges(production, metadata)
     infer_source_edges(production)
     for warning in (connections or {}).get('warnings', []) or []:
         production._graph_warnings.append(str(warning))
+    for item_name, meta in metadata.items():
+        production._graph_warnings.extend(f'{item_name}: {warning}' for warning in meta.get('warnings') or [])
     if isinstance(queue_info, dict):
         production._queue_info = {entry.get('item'): {k: v for k, v in entry.items() if k != 'item'}
                                   for entry in queue_info.get('items', []) if isinstance(entry, dict)}
@@ -144,10 +146,19 @@ def _add_runtime_edges(production, metadata):
                 production._register_connection(item_name, '', target, replace=False, origin='runtime')
 
 
-def _add_inferred_edges(production):
-    """Host settings whose value names items of the production, not already a route."""
+def _add_inferred_edges(production, metadata=None):
+    """Host settings whose value names items of the production, not already a route; the metadata says
+    why the server's runtime discovery did not give it (when the server answered for that item)."""
     names = {item.name for item in production.items}
+    metadata = metadata or {}
     for ref in production.items:
+        reported = metadata.get(ref.name)
+        if reported is None:
+            extra = {}
+        elif not [t for t in reported.get('connections') or [] if t not in _IGNORED_RUNTIME_TARGETS]:
+            extra = {'reason': 'runtime discovery returned no targets'}
+        else:
+            extra = {'reason': 'runtime discovery did not report this target setting'}
         for setting, value in ref.host_settings.items():
             targets = split_targets(value)
             if not targets or not all(target in names for target in targets) or setting.startswith('%'):
@@ -156,4 +167,4 @@ def _add_inferred_edges(production):
                 continue
             ref.target_setting_names.add(setting)
             for target in targets:
-                production._register_connection(ref.name, setting, target, replace=False, origin='inferred', metadata={'source': 'Host setting fallback'})
+                production._register_connection(ref.name, setting, target, replace=False, origin='inferred', metadata={'source': 'Host setting fallback', **extra})
