@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ClassBinding, ComponentKind } from '../core/components.ts';
+import { configuredConnections } from '../core/configured-connections.ts';
 import * as contract from '../core/contract/component-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
@@ -112,7 +113,10 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineOpe
   serve(scope, catalog, contract.connections, async (request) => {
     const namespace = await namespaceOf(request, engine);
     const definition = await namespace.getDefinition(given(request.query.production));
-    const [edges, bindings] = await Promise.all([namespace.connections(), namespace.classes()]);
+    const [status, bindings] = await Promise.all([namespace.status(), namespace.classes()]);
+    // The flows seen at run time belong to the running (or default) production: only when it is this one.
+    const seen = status.production === definition.name ? await namespace.connections() : [];
+    const edges = [...configuredConnections(definition, bindings), ...seen];
     const bindingByName = new Map(bindings.map((binding) => [binding.name, binding]));
     const itemNames = new Set(definition.items.map((item) => item.name));
     const warnings: string[] = [];

@@ -8,8 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
 import { builtinClasses } from '../engine/builtin/index.ts';
 import type { ClassBinding } from '../core/components.ts';
+import { configuredRoutes } from '../core/configured-connections.ts';
 import * as contract from '../core/contract/definition-routes.ts';
-import { canonicalJson, diffDefinitions, planOperations, routesOf, type PlanOperation } from '../core/definition-changes.ts';
+import { canonicalJson, diffDefinitions, planOperations, type PlanOperation } from '../core/definition-changes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import { definitionFromIopExport, isIopExport } from '../core/iop-export.ts';
 import type { ProductionDefinition } from '../core/production.ts';
@@ -59,6 +60,7 @@ interface Issue {
 /** What would keep the desired definition from running as meant: unknown classes, routes to missing items. */
 function validationIssues(desired: ProductionDefinition, classes: ClassBinding[], namespace: string): Issue[] {
   const registered = new Set(classes.map((binding) => binding.name));
+  const routes = configuredRoutes(desired, classes);
   const itemNames = new Set(desired.items.map((item) => item.name));
   const issues: Issue[] = [];
   for (const item of desired.items) {
@@ -72,7 +74,7 @@ function validationIssues(desired: ProductionDefinition, classes: ClassBinding[]
         suggestion: 'Migrate the package that defines it (cli -m settings.py), or correct the class name.',
       });
     }
-    for (const [setting, targets] of routesOf(item)) {
+    for (const { setting, targets } of routes.filter((route) => route.from === item.name)) {
       for (const target of targets.filter((name) => !itemNames.has(name))) {
         issues.push({
           kind: 'route',

@@ -4,6 +4,7 @@
  * exist, and hands the same one to every request; nothing here checks the namespace again.
  */
 import type { ClassBinding } from '../core/components.ts';
+import { configuredConnections } from '../core/configured-connections.ts';
 import { ConveyorError } from '../core/errors.ts';
 import { checkDefinition } from '../core/definition-check.ts';
 import type { StoredMessage } from '../core/message.ts';
@@ -232,21 +233,15 @@ export class NamespaceHandle implements NamespaceOperations {
     return this.store.messages.queueDepths(this.name);
   }
 
-  /** Item → target pairs: the TargetConfigNames settings, and the flows seen since the start. */
+  /**
+   * Item → target pairs: the TargetConfigNames settings, the Host settings the item's class declares as
+   * targets (IoP 4's `target()`), and the flows seen since the start.
+   */
   async connections(): Promise<Connection[]> {
     const running = this.director.running;
     const definition = running?.definition ?? (await this.getDefinition().catch(() => null));
     const pairs = new Set<string>();
-    for (const item of definition?.items ?? []) {
-      for (const setting of item.settings) {
-        if (setting.name !== 'TargetConfigNames') continue;
-        for (const target of setting.value
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean))
-          pairs.add(`${item.name}\u0000${target}`);
-      }
-    }
+    if (definition) for (const { from, to } of configuredConnections(definition, await this.store.classes.list(this.name))) pairs.add(`${from}\u0000${to}`);
     for (const flow of running?.flows ?? []) pairs.add(flow);
     return [...pairs].map((pair) => {
       const [from, to] = pair.split('\u0000') as [string, string];

@@ -95,6 +95,35 @@ describe('GET /bindings, DELETE /binding', () => {
   });
 });
 
+describe("IoP 4's target() settings", () => {
+  const targets = `from iop import BusinessOperation, target
+
+class Sender(BusinessOperation):
+    Output = target()
+
+class Sink(BusinessOperation):
+    pass
+
+CLASSES = {'Targets.Sender': Sender, 'Targets.Sink': Sink}
+PRODUCTIONS = [{'Targets.Production': {'@Name': 'Targets.Production', 'Item': [
+    {'@Name': 'Src', '@ClassName': 'Targets.Sender', 'Setting': {'@Target': 'Host', '@Name': 'Output', '#text': 'Dst'}},
+    {'@Name': 'Dst', '@ClassName': 'Targets.Sink'},
+]}}]
+`;
+
+  it('draws the connection a target() setting names, and validates its target', async () => {
+    expect((await api('PUT', '/api/iop/migrate', { package: 'targets', body: [{ name: 'settings.py', data: targets }] })).status).toBe(200);
+    const connections = (await api('GET', '/api/iop/connections?production=Targets.Production')).json as { items: Array<{ item: string; connections: string[] }> };
+    expect(connections.items.find((entry) => entry.item === 'Src')?.connections).toEqual(['Dst']);
+    const report = await api('POST', '/api/iop/production/validate', {
+      definition: { name: 'Targets.Production', items: [{ name: 'Src', classname: 'Targets.Sender', settings: [{ target: 'Host', name: 'Output', value: 'Ghost' }] }] },
+    });
+    expect((report.json as { issues: unknown[] }).issues).toEqual([
+      expect.objectContaining({ kind: 'route', path: 'items.Src.settings.Host.Output', message: "Target setting references missing production item 'Ghost'." }),
+    ]);
+  });
+});
+
 describe('validate, diff, plan, apply, rollback', () => {
   it('plans a change as safe and destructive operations, without writing anything', async () => {
     const before = await stored();
