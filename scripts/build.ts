@@ -17,7 +17,8 @@
  * Beside the outputs, `dist/inputs/<target>.json` records when the build started and the repository
  * files it was made from; `bin/build-freshness.js` rebuilds a target of a git checkout when one of
  * them is newer. Every output file is written under a temporary name and renamed into place, so a
- * build killed half-way leaves the previous output (and its older record, hence stale) in place.
+ * build killed half-way leaves the previous output (and its older record, hence stale) in place, and
+ * a running server never reads a half-written file.
  */
 import { build as esbuild, type BuildOptions } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -51,17 +52,18 @@ const bundles: Record<Exclude<Target, 'portal'>, BuildOptions> = {
 };
 
 /**
- * A chunk of an earlier server build may still be imported by a server started before this build
- * (its migration chunk, say, on the next `cli -m`): one no build refers to is removed once it is a
- * week old, or at once with `--clean` (npm pack's build).
+ * A file of an earlier build may still be asked for after this build: a chunk by a server started
+ * before it (its migration chunk, say, on the next `cli -m`), a portal asset by a page loaded before
+ * it. One no build refers to is removed once it is a week old, or at once with `--clean` (npm pack's
+ * build, so the package holds only the current build).
  */
-function removeOldChunks(folder: string, current: Set<string>, clean: boolean): void {
+function removeUnreferenced(folder: string, current: Set<string>, clean: boolean): void {
   const weekAgo = Date.now() - 7 * 24 * 3600_000;
   let names: string[];
   try {
     names = readdirSync(folder);
   } catch {
-    return; // no chunks yet
+    return; // nothing built there yet
   }
   for (const name of names) {
     const path = join(folder, name);
@@ -108,7 +110,7 @@ async function buildBundle(target: Exclude<Target, 'portal'>, clean: boolean): P
     banner: { js: requireBanner },
   });
   for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
-  removeOldChunks(join(outdir, 'chunks'), new Set(result.outputFiles.map((file) => file.path)), clean);
+  removeUnreferenced(join(outdir, 'chunks'), new Set(result.outputFiles.map((file) => file.path)), clean);
   recordInputs(target, startedAtMs, repositoryFiles(Object.keys(result.metafile.inputs).map((input) => join(root, input))));
 }
 
@@ -122,26 +124,31 @@ function moduleRecorder(modules: Set<string>): Plugin {
   };
 }
 
-async function buildPortal(): Promise<void> {
+/** Every file below `folder`, as paths relative to it. */
+function filesBelow(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => statSync(join(folder, file)).isFile());
+}
+
+async function buildPortal(clean: boolean): Promise<void> {
   const startedAtMs = Date.now();
   const modules = new Set<string>([join(root, 'web', 'vite.config.ts'), join(root, 'web', 'index.html')]);
-  // Built beside, then swapped in: a server serving dist/portal never sees a half-written folder.
   const staging = join(dist, `.portal-${process.pid}`);
-  const previous = join(dist, `.portal-previous-${process.pid}`);
   await viteBuild({
     configFile: join(root, 'web', 'vite.config.ts'),
     logLevel: 'warn',
     plugins: [moduleRecorder(modules)],
     build: { outDir: staging, emptyOutDir: true },
   });
-  rmSync(previous, { recursive: true, force: true });
-  try {
-    renameSync(join(dist, 'portal'), previous);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  // Moved in file by file, index.html last: a server serving dist/portal meanwhile (a browser test,
+  // say) finds either the previous page with its assets or the new one with its own, never a gap.
+  const portal = join(dist, 'portal');
+  const built = filesBelow(staging).sort((a, b) => Number(a === 'index.html') - Number(b === 'index.html'));
+  for (const file of built) {
+    mkdirSync(dirname(join(portal, file)), { recursive: true });
+    renameSync(join(staging, file), join(portal, file));
   }
-  renameSync(staging, join(dist, 'portal'));
-  rmSync(previous, { recursive: true, force: true });
+  rmSync(staging, { recursive: true, force: true });
+  removeUnreferenced(join(portal, 'assets'), new Set(built.map((file) => join(portal, file))), clean);
   recordInputs('portal', startedAtMs, repositoryFiles(modules));
 }
 
@@ -158,6 +165,6 @@ if (unknown.length > 0) {
 }
 const chosen = requested.length > 0 ? requested.filter(isTarget) : [...targets];
 for (const target of chosen) {
-  if (target === 'portal') await buildPortal();
+  if (target === 'portal') await buildPortal(clean);
   else await buildBundle(target, clean);
 }
