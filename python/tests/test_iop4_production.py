@@ -97,7 +97,7 @@ class AuthoringTest(unittest.TestCase):
         class Twice(Production):
             services = (ServiceItem('S', OrderService, settings={'Output': 'X'}, routes=(Route('Output', 'X'),)),)
 
-        with self.assertRaisesRegex(ValueError, 'in Host settings too'):
+        with self.assertRaisesRegex(ValueError, 'set it with the Route only'):
             Twice()
 
 

@@ -146,7 +146,8 @@ def hydrate(production):
         host = item.host_setting_values
         repeated = sorted(route_names & host.keys())
         if repeated:
-            raise ValueError(f'{item.kind.title()} item {item.name!r} sets route target setting(s) {", ".join(repeated)} in Host settings too')
+            raise ValueError(f'{item.kind.title()} item {item.name!r} sets {", ".join(repeated)} both in Host settings and by a Route: '
+                             'set it with the Route only')
         for route in item.route_values:
             owner = route.target_setting_owner
             if owner is not None and (component_class is None or not issubclass(component_class, owner)):
