@@ -230,10 +230,9 @@ export class RunningProduction implements MessageRouter {
       writes.push(responseInsert);
     }
     writes.push(
-      this.store.messages.update(
-        ['error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' }],
-        { lazy },
-      ),
+      this.store.messages.update(['error' in outcome ? { id: request.id, status: 'error', error: outcome.error } : { id: request.id, status: 'completed' }], {
+        lazy,
+      }),
     );
     if (lazy) {
       void Promise.all(writes).catch((error: unknown) => this.options.onError(error));
