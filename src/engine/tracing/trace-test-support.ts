@@ -7,7 +7,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { Store } from '../../store/store.ts';
 import { eventually } from '../../../test/support/temp-dir.ts';
-import { Engine } from '../engine.ts';
+import { Engine, type EngineOptions } from '../engine.ts';
 import type { NamespaceOperations } from '../namespace-operations.ts';
 import { installTracer } from './message-tracer.ts';
 import { tracerWith, type OtelMessageTracer } from './otel-tracer.ts';
@@ -44,8 +44,8 @@ export const only = (name: string): ReadableSpan => {
 export const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
 export const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
 
-export async function openEngine(store: Store): Promise<{ engine: Engine; user: NamespaceOperations }> {
-  const engine = await Engine.open(store, { graceMs: 2000, drainTimeoutMs: 2000 });
+export async function openEngine(store: Store, options: EngineOptions = {}): Promise<{ engine: Engine; user: NamespaceOperations }> {
+  const engine = await Engine.open(store, { graceMs: 2000, drainTimeoutMs: 2000, ...options });
   const user = await engine.namespace('USER');
   await user.migrate(settings);
   return { engine, user };
