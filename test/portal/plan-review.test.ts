@@ -71,6 +71,7 @@ describe.skipIf(!hasChromium)('portal change plan in a browser (skipped without 
     await page.getByRole('button', { name: 'Item OrderService' }).click();
     await plan.getByRole('button', { name: 'Review plan' }).click();
     const row = plan.getByRole('table', { name: 'Plan operations' }).locator('tbody tr.destructive');
+    await row.first().waitFor();
     expect(await row.allInnerTexts()).toEqual([expect.stringMatching(/^delete_item\titems\.OrderRouter\t.*\tdestructive$/)]);
     const apply = plan.getByRole('button', { name: 'Apply plan' });
     expect(await apply.isDisabled()).toBe(true);
@@ -82,5 +83,37 @@ describe.skipIf(!hasChromium)('portal change plan in a browser (skipped without 
     await plan.getByRole('button', { name: 'Roll back last apply' }).click();
     await plan.getByRole('status').filter({ hasText: 'Applied plan' }).waitFor();
     await expect.poll(async () => (await stored()).map((item) => item.name)).toEqual(['OrderService', 'OrderRouter', 'ShippingOperation']);
+  });
+
+  it("checks a value against the datatype a class declares with IoP 4's setting()", async () => {
+    const typed = `from iop import BusinessOperation, Category, setting
+
+class Batcher(BusinessOperation):
+    BatchSize = setting(10, category=Category.BASIC, description='Messages per batch', required=True)
+
+CLASSES = {'Typed.Batcher': Batcher}
+PRODUCTIONS = [{'Typed.Production': {'@Name': 'Typed.Production', 'Item': [{'@Name': 'Batcher', '@ClassName': 'Typed.Batcher'}]}}]
+`;
+    expect((await server.api('PUT', '/migrate', { package: 'typed', body: [{ name: 'settings.py', data: typed }] })).status).toBe(200);
+    await page.goto(`${server.url}/#/production/Typed.Production`);
+    await page.getByRole('button', { name: 'Item Batcher' }).click();
+    const region = page.getByRole('region', { name: 'Item settings' });
+    const add = region.getByRole('button', { name: '+ BatchSize' });
+    expect(await add.getAttribute('title')).toBe('Basic: Messages per batch');
+    await add.click();
+    const value = region.getByLabel('Value of BatchSize');
+    expect(await value.inputValue()).toBe('10');
+    await value.fill('ten');
+    expect(await value.getAttribute('aria-invalid')).toBe('true');
+    expect(await region.locator('.error-text', { hasText: 'a whole number' }).count()).toBe(1);
+    expect(await region.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await value.fill('');
+    expect(await region.locator('.error-text', { hasText: 'required' }).count()).toBe(1);
+    await value.fill('25');
+    expect(await value.getAttribute('aria-invalid')).toBe('false');
+    await region.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(async () => JSON.parse((await server.api('GET', '/export?production=Typed.Production')).text).items[0].settings)
+      .toEqual([{ target: 'Host', name: 'BatchSize', value: '25' }]);
   });
 });

@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { componentRoutes, portalRoutes, specRoutes, type ExportItemJson, type ExportJson, type ExportSettingJson } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
 import { PlanReview } from '../components/PlanReview.tsx';
+import { settingProblem } from '../components/setting-check.ts';
 import { ProductionDiagram } from '../components/ProductionDiagram.tsx';
 import { useSession } from '../session.tsx';
 
@@ -38,6 +39,12 @@ export function Configuration({ production }: { production: string }) {
   const item = draft?.items.find((candidate) => candidate.name === selected);
   const state = items.data?.items.find((candidate) => candidate.name === selected);
   const binding = classes.data?.classes.find((candidate) => candidate.name === item?.classname);
+
+  // Host settings the class declares with IoP 4's setting(): their datatype and `required` are checked here.
+  const declaredOf = (setting: ExportSettingJson) =>
+    setting.target === 'Host' ? binding?.settings.find((declared) => declared.name === setting.name) : undefined;
+  const problemOf = (setting: ExportSettingJson) => settingProblem(declaredOf(setting), setting.value);
+  const invalid = item?.settings.some((setting) => problemOf(setting) !== '') ?? false;
 
   function patchItem(patch: Partial<ExportItemJson>) {
     if (!draft) return;
@@ -249,7 +256,10 @@ export function Configuration({ production }: { production: string }) {
                               value={setting.value}
                               onChange={(e) => patchSetting(index, { value: e.target.value })}
                               aria-label={`Value of ${setting.name}`}
+                              aria-invalid={problemOf(setting) !== ''}
+                              title={declaredOf(setting)?.description || undefined}
                             />
+                            {problemOf(setting) ? <span className="error-text"> {problemOf(setting)}</span> : null}
                           </td>
                           <td>
                             <button
@@ -276,7 +286,7 @@ export function Configuration({ production }: { production: string }) {
                           key={declared.name}
                           type="button"
                           className="link"
-                          title={declared.description}
+                          title={[declared.category, declared.description].filter(Boolean).join(': ')}
                           onClick={() =>
                             patchItem({ settings: [...item.settings, { target: 'Host', name: declared.name, value: declared.defaultValue ?? '' }] })
                           }
@@ -286,7 +296,7 @@ export function Configuration({ production }: { production: string }) {
                       ))}
                   </div>
                   <div className="button-row">
-                    <button type="button" className="primary" disabled={!dirty || save.busy} onClick={() => void saveDraft()}>
+                    <button type="button" className="primary" disabled={!dirty || save.busy || invalid} onClick={() => void saveDraft()}>
                       Save
                     </button>
                     <button type="button" disabled={!dirty} onClick={() => stored.data && setDraft(structuredClone(stored.data))}>
