@@ -16,6 +16,14 @@ describe('background checkpointer', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('leaves a store without a WAL file (in memory) to SQLite: its writes commit', async () => {
+    const store = await openSqliteStore({ path: ':memory:' });
+    await store.namespaces.create('USER');
+    const [id] = await store.messages.insert([newMessage()]);
+    expect((await store.messages.get('USER', id!))?.status).toBe('queued');
+    await store.close();
+  });
+
   it('copies the WAL into the database file from its worker while the store stays open, and nothing is lost', async () => {
     const path = join(dir, 'store.db');
     const store = await openSqliteStore({ path });

@@ -46,6 +46,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     await migrate(sqliteMigrationHost(db), sqliteMigrations, `SQLite store at ${options.path}`);
     // Refreshes planner statistics where they are missing or stale (cheap: bounded by analysis_limit).
     db.pragma('optimize = 0x10002');
+    // A database without a WAL file (in memory) keeps SQLite's own syncs and checkpoints.
+    if (db.pragma('journal_mode', { simple: true }) !== 'wal') return new SqliteStore(db, options.maxBatch ?? 500, null, null);
     // Checkpoints run on a worker thread (background-checkpointer.ts), never inside a commit here.
     db.pragma('wal_autocheckpoint = 0');
     const walSync = (options.durability ?? 'full') === 'full' ? new WalSync(`${options.path}-wal`) : null;
@@ -92,11 +94,11 @@ class SqliteStore implements Store {
   readonly #ctx: SqliteContext;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
   readonly #walSync: WalSync | null;
-  readonly #checkpointer: BackgroundCheckpointer;
+  readonly #checkpointer: BackgroundCheckpointer | null;
   #closing: Promise<void> | null = null;
 
   /** `walSync`: durability `full`, group commits synced off the event loop (wal-sync.ts). */
-  constructor(db: Database.Database, maxBatch: number, walSync: WalSync | null, checkpointer: BackgroundCheckpointer) {
+  constructor(db: Database.Database, maxBatch: number, walSync: WalSync | null, checkpointer: BackgroundCheckpointer | null) {
     this.#db = db;
     this.#walSync = walSync;
     this.#checkpointer = checkpointer;
@@ -117,7 +119,7 @@ class SqliteStore implements Store {
           withFsync.run();
         }
       });
-      checkpointer.committed(walPagesOf(batch));
+      checkpointer?.committed(walPagesOf(batch));
       return ids;
     };
     const commit = walSync
@@ -153,7 +155,7 @@ class SqliteStore implements Store {
 
   async #close(): Promise<void> {
     await this.#committer.close();
-    await this.#checkpointer.close();
+    await this.#checkpointer?.close();
     this.#walSync?.close();
     this.#ctx.markClosed();
     this.#db.pragma('optimize');
