@@ -29,6 +29,7 @@ export const actions = [
   'plan',
   'reviewPlan',
   'applyPlan',
+  'verifyPlan',
   'rollbackBackup',
 ] as const;
 
@@ -86,6 +87,7 @@ const actionOptions: Record<string, Action> = {
   plan: 'plan',
   reviewPlan: 'reviewPlan',
   applyPlan: 'applyPlan',
+  verifyPlan: 'verifyPlan',
   rollbackBackup: 'rollbackBackup',
 };
 
@@ -113,13 +115,14 @@ const flagNames: Record<string, string> = {
   plan: '--plan',
   reviewPlan: '--review-plan',
   applyPlan: '--apply-plan',
+  verifyPlan: '--verify-plan',
   rollbackBackup: '--rollback-backup',
 };
 
 /** IoP 4's modifiers and the actions they go with. */
 const planModifiers: Array<{ key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive'; flag: string; actions: Action[] }> = [
   { key: 'unused', flag: '--unused', actions: ['bindings'] },
-  { key: 'production', flag: '--production', actions: ['plan', 'applyPlan'] },
+  { key: 'production', flag: '--production', actions: ['plan', 'applyPlan', 'verifyPlan'] },
   { key: 'out', flag: '--out', actions: ['plan'] },
   { key: 'settings', flag: '--settings', actions: ['applyPlan'] },
   { key: 'allowDestructive', flag: '--allow-destructive', actions: ['applyPlan'] },
@@ -163,6 +166,7 @@ function buildParser(): Command {
     .option('--plan <settings>')
     .option('--review-plan <plan>')
     .option('--apply-plan <plan>')
+    .option('--verify-plan <plan>')
     .option('--rollback-backup [production]')
     .option('--production <name>')
     .option('--out <path>')
@@ -236,4 +240,4 @@ function asString(value: unknown): string | undefined {
 }
 
 export const usageLine =
-  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME | -q [PROD] | --bindings | --unbind CLASS | --plan FILE | --review-plan FILE | --apply-plan FILE | --rollback-backup [PROD]] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local] [--unused] [--production P] [--out PATH] [--settings FILE] [--allow-destructive]';
+  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME | -q [PROD] | --bindings | --unbind CLASS | --plan FILE | --review-plan FILE | --apply-plan FILE | --verify-plan FILE | --rollback-backup [PROD]] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local] [--unused] [--production P] [--out PATH] [--settings FILE] [--allow-destructive]';

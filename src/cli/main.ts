@@ -121,6 +121,8 @@ function dispatch(ctx: CommandContext): Promise<void> {
       return planActions.reviewPlanAction(ctx);
     case 'applyPlan':
       return planActions.applyPlanAction(ctx);
+    case 'verifyPlan':
+      return planActions.verifyPlanAction(ctx);
     case 'rollbackBackup':
       return planActions.rollbackAction(ctx);
     case 'version':

@@ -2,7 +2,7 @@
  * Beyond the spec, IoP 4's cli options for bindings, queues and production plans (iop4-reference §7.1),
  * with IoP's spelling and output: `--bindings [--unused]`, `--unbind CLASS`, `-q/--queue [PROD]`,
  * `--plan FILE [--production P] [--out PATH]`, `--review-plan FILE`, `--apply-plan FILE --settings S
- * [--production P] [--allow-destructive]`, `--rollback-backup PROD`. The desired production is read from
+ * [--production P] [--allow-destructive]`, `--verify-plan FILE [--production P]`, `--rollback-backup PROD`. The desired production is read from
  * the settings file's PRODUCTIONS by python3 on this machine (as IoP's cli imports it), in local and
  * remote mode alike; the server plans and applies (POST /production/plan, /apply, /rollback).
  */
@@ -79,6 +79,7 @@ interface PlanJson {
   production: string;
   namespace: string;
   source_fingerprint: string;
+  desired_fingerprint: string;
   operations: Array<{ id: string; op_type: string; path: string; risk: string; reason?: string }>;
 }
 
@@ -159,6 +160,30 @@ export async function applyPlanAction(ctx: CommandContext): Promise<void> {
     body: { definition: desired, source_fingerprint: plan.source_fingerprint, ...(command.allowDestructive ? { allow_destructive: true } : {}) },
   });
   io.out(applyText(result, plan.operations));
+}
+
+/**
+ * `--verify-plan PLAN [--production P]`: whether the stored production is now the plan's desired one
+ * (its fingerprint). Conveyor applies a plan whole, so every operation converged or none did (residual).
+ */
+export async function verifyPlanAction(ctx: CommandContext): Promise<void> {
+  const { command, client, io } = ctx;
+  const plan = readPlanFile(resolve(io.cwd, command.value!));
+  const production = command.production ?? plan.production;
+  const stored = await client.exportProduction(production);
+  // The server fingerprints the stored definition: planning it against itself gives its fingerprint.
+  const { source_fingerprint: now } = await client.call(changes.plan, { body: { definition: stored } });
+  const converged = now === plan.desired_fingerprint;
+  const lines = [
+    `Production verify result: ${production}`,
+    `  plan: ${plan.id}`,
+    `  success: ${converged}`,
+    `  converged: ${converged ? plan.operations.length : 0}`,
+    '  failed: 0',
+    `  residual: ${converged ? 0 : plan.operations.length}`,
+  ];
+  if (!converged && plan.operations.length > 0) lines.push('  residual operations:', ...plan.operations.map((op) => `    ${op.id} ${op.path}`));
+  io.out(lines.join('\n'));
 }
 
 export async function rollbackAction({ command, client, io }: CommandContext): Promise<void> {
