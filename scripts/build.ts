@@ -20,8 +20,8 @@
  * build killed half-way leaves the previous output (and its older record, hence stale) in place, and
  * a running server never reads a half-written file.
  */
-import { build as esbuild, type BuildOptions } from 'esbuild';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { build as esbuild, type BuildOptions, type Metafile } from 'esbuild';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as viteBuild, type Plugin } from 'vite';
@@ -91,6 +91,26 @@ function recordInputs(target: Target, startedAtMs: number, inputs: string[]): vo
   writeAtomically(join(dist, 'inputs', `${target}.json`), `${JSON.stringify({ startedAtMs, inputs }, null, 1)}\n`);
 }
 
+/**
+ * A source that finds a file relative to itself (`new URL('../../examples/…', import.meta.url)`)
+ * finds it from a bundle only while its code lies in `main.mjs`, two folders below the root like
+ * the sources: in `chunks/` it would look one folder too high. Such a source shared with a lazily
+ * loaded module would be moved there, so the build refuses that rather than ship a broken path.
+ */
+function refuseRelocatedPaths(metafile: Metafile): void {
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    if (!output.includes('/chunks/')) continue;
+    for (const input of Object.keys(inputs)) {
+      if (input.includes('node_modules') || !input.endsWith('.ts')) continue;
+      if (/new URL\(\s*['"]\.\.\//.test(readFileSync(join(root, input), 'utf8'))) {
+        throw new Error(
+          `${input} finds files relative to itself, but the build put it into the chunk ${output}, where those paths point one folder too high: have it walk up to the package root (see src/bridge/sdk-path.ts) or keep it out of lazily imported modules`,
+        );
+      }
+    }
+  }
+}
+
 async function buildBundle(target: Exclude<Target, 'portal'>, clean: boolean): Promise<void> {
   const startedAtMs = Date.now();
   const outdir = join(dist, target);
@@ -109,6 +129,7 @@ async function buildBundle(target: Exclude<Target, 'portal'>, clean: boolean): P
     logLevel: 'warning',
     banner: { js: requireBanner },
   });
+  refuseRelocatedPaths(result.metafile);
   for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
   removeUnreferenced(join(outdir, 'chunks'), new Set(result.outputFiles.map((file) => file.path)), clean);
   recordInputs(target, startedAtMs, repositoryFiles(Object.keys(result.metafile.inputs).map((input) => join(root, input))));
