@@ -377,7 +377,6 @@ export class ItemHost {
     const call = new MessageCall(this.router, this.name, null);
     const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
     hop?.enter(call);
-    job.busy = { id: 0 } as StoredMessage;
     try {
       if (!job.alive && !(await this.revive(job))) throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
       const result = await (job.instance as ComponentInstance).onProcessInput(input, call);
@@ -392,10 +391,18 @@ export class ItemHost {
     }
   }
 
+  /**
+   * A job for one processInput, marked busy before anything is awaited: callers arriving in the same
+   * tick must not all find the same job free (they did, and a service's pushed inputs then queued on
+   * its first worker whatever its pool size).
+   */
   private async freeJob(): Promise<Job> {
     for (;;) {
       const job = this.jobs.find((candidate) => candidate.busy === null);
-      if (job) return job;
+      if (job) {
+        job.busy = { id: 0 } as StoredMessage;
+        return job;
+      }
       await new Promise<void>((resolve) => this.jobWaiters.push(resolve));
       if (this.state !== 'running') throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
     }

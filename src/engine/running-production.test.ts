@@ -135,6 +135,29 @@ describe('RunningProduction', () => {
     ]);
   });
 
+  it('hands inputs pushed into a service at the same moment to different jobs of its pool', async () => {
+    // The behaviour object of each job's instance: one per job.
+    const handledBy: object[] = [];
+    classes.set(
+      'Inbound',
+      scripted(
+        'service',
+        () =>
+          new Scripted({
+            async onProcessInput(input) {
+              handledBy.push(this);
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              return input;
+            },
+          }),
+      ),
+    );
+    const p = await run([newItem('Svc', 'Inbound', { poolSize: 3 })]);
+    const results = await Promise.all(['a', 'b', 'c'].map((text) => p.processInput('Svc', stringRequest(text))));
+    expect(results.map((r) => bodyText(r.result!))).toEqual(['a', 'b', 'c']);
+    expect(new Set(handledBy).size).toBe(3);
+  });
+
   it('retries a failing operation with E=R and then succeeds', async () => {
     let attempts = 0;
     classes.set(
