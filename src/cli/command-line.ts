@@ -60,6 +60,8 @@ export interface ParsedCommand {
   out?: string;
   settings?: string;
   allowDestructive?: boolean;
+  /** `-e --format json|python|class|graph|mermaid` (IoP 4). */
+  format?: string;
 }
 
 // Option attribute → action, in the order the flags are reported when two are given.
@@ -120,7 +122,8 @@ const flagNames: Record<string, string> = {
 };
 
 /** IoP 4's modifiers and the actions they go with. */
-const planModifiers: Array<{ key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive'; flag: string; actions: Action[] }> = [
+const planModifiers: Array<{ key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive' | 'format'; flag: string; actions: Action[] }> = [
+  { key: 'format', flag: '--format', actions: ['export'] },
   { key: 'unused', flag: '--unused', actions: ['bindings'] },
   { key: 'production', flag: '--production', actions: ['plan', 'applyPlan', 'verifyPlan'] },
   { key: 'out', flag: '--out', actions: ['plan'] },
@@ -171,7 +174,8 @@ function buildParser(): Command {
     .option('--production <name>')
     .option('--out <path>')
     .option('--settings <settings>')
-    .option('--allow-destructive');
+    .option('--allow-destructive')
+    .option('--format <format>');
   return program;
 }
 
@@ -209,7 +213,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     const value = options[key];
     if (value === undefined) continue;
     if (!allowed.includes(action)) throw new ConveyorError('ERR_USAGE', `${flag} can only be used with ${allowed.map((name) => flagNames[name]).join(' or ')}.`);
-    if (typeof value === 'string') parsed[key as 'production' | 'out' | 'settings'] = value;
+    if (typeof value === 'string') parsed[key as 'production' | 'out' | 'settings' | 'format'] = value;
     else parsed[key as 'unused' | 'allowDestructive'] = true;
   }
   const raw = key ? options[key] : undefined;
@@ -240,4 +244,4 @@ function asString(value: unknown): string | undefined {
 }
 
 export const usageLine =
-  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME | -q [PROD] | --bindings | --unbind CLASS | --plan FILE | --review-plan FILE | --apply-plan FILE | --verify-plan FILE | --rollback-backup [PROD]] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local] [--unused] [--production P] [--out PATH] [--settings FILE] [--allow-destructive]';
+  'usage: cli [-h] [-d [NAME] | -l | -s [NAME] | -S | -k | -r | -u | -x | -m PATH | -e [NAME] | -v | -L [N] | -i [DIR] | -t [NAME] | --import-schema FILE PACKAGE NAME | -q [PROD] | --bindings | --unbind CLASS | --plan FILE | --review-plan FILE | --apply-plan FILE | --verify-plan FILE | --rollback-backup [PROD]] [-D] [-C CLASSNAME] [-B BODY] [-n NAMESPACE] [-R FILE] [--force-local] [--unused] [--production P] [--out PATH] [--settings FILE] [--allow-destructive] [--format FORMAT]';

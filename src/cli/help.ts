@@ -30,6 +30,7 @@ actions (one per command):
                              register a JSON schema file for DTL under PACKAGE and NAME
 
 IoP 4 actions (beyond the spec):
+  -e [NAME] --format FORMAT  the production as json (default), python, class, graph or mermaid
   -q, --queue [PROD]         print the queues of a production (JSON; default: the default production)
   --bindings [--unused]      list the registered Python classes and the items using them (JSON)
   --unbind CLASS             unregister a Python class no item uses

@@ -19,6 +19,7 @@ import { logAction } from './log-follow.ts';
 import { migrateAction } from './migrate-action.ts';
 import { cliEnv, resolveMode, type Mode } from './mode.ts';
 import { packageVersion } from './package-info.ts';
+import { renderExportAction } from './export-render.ts';
 import * as planActions from './plan-actions.ts';
 import { startAction } from './start-action.ts';
 
@@ -98,7 +99,7 @@ function dispatch(ctx: CommandContext): Promise<void> {
     case 'update':
       return actions.lifecycleAction(command.action, ctx);
     case 'export':
-      return actions.exportAction(ctx);
+      return command.format === undefined || command.format === 'json' ? actions.exportAction(ctx) : renderExportAction(ctx);
     case 'log':
       return logAction(ctx);
     case 'migrate':

@@ -2,22 +2,18 @@
  * Beyond the spec, IoP 4's cli options for bindings, queues and production plans (iop4-reference §7.1),
  * with IoP's spelling and output: `--bindings [--unused]`, `--unbind CLASS`, `-q/--queue [PROD]`,
  * `--plan FILE [--production P] [--out PATH]`, `--review-plan FILE`, `--apply-plan FILE --settings S
- * [--production P] [--allow-destructive]`, `--verify-plan FILE [--production P]`, `--rollback-backup PROD`. The desired production is read from
- * the settings file's PRODUCTIONS by python3 on this machine (as IoP's cli imports it), in local and
- * remote mode alike; the server plans and applies (POST /production/plan, /apply, /rollback).
+ * [--production P] [--allow-destructive]`, `--verify-plan FILE [--production P]`, `--rollback-backup PROD`.
+ * The desired production is read from the settings file's PRODUCTIONS by python3 on this machine (as
+ * IoP's cli imports it), in local and remote mode alike; the server plans and applies.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as components from '../core/contract/component-routes.ts';
 import * as changes from '../core/contract/definition-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import { effectiveDefault, type CommandContext } from './context.ts';
+import { answerMarker, runLocalPython } from './local-python.ts';
 import { toJson } from './output-format.ts';
-
-/** python/ of this package (from src/cli or dist/cli alike). */
-const pythonRoot = fileURLToPath(new URL('../../python', import.meta.url));
 
 // Prints the settings file's PRODUCTIONS as JSON in IoP's export form; Production objects via to_dict(),
 // a class-valued @ClassName as the item name it registers under (what the migration does).
@@ -34,27 +30,14 @@ for entry in getattr(settings, 'PRODUCTIONS', None) or []:
             if isinstance(item, dict) and inspect.isclass(item.get('@ClassName')):
                 item['@ClassName'] = item.get('@Name')
     out.append(entry)
-sys.stdout.write('\\n@@productions@@' + json.dumps(out))
+sys.stdout.write(${JSON.stringify(answerMarker)} + json.dumps(out))
 `;
 
 type IopForm = Record<string, { '@Name'?: string }>;
 
 /** The productions of a settings file, in IoP's export form. */
 export function readSettingsProductions(settingsPath: string, env: Readonly<Record<string, string | undefined>>): IopForm[] {
-  const python = env.CONVEYOR_PYTHON || 'python3';
-  const run = spawnSync(python, ['-c', readProductionsScript, settingsPath], {
-    encoding: 'utf8',
-    env: { ...env, PYTHONPATH: [pythonRoot, env.PYTHONPATH].filter(Boolean).join(':') },
-    timeout: 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (run.error) throw new ConveyorError('ERR_CONFIG', `Cannot run ${python} to read ${settingsPath}: ${run.error.message}`);
-  const marker = run.stdout.lastIndexOf('\n@@productions@@');
-  if (run.status !== 0 || marker < 0) {
-    const last = run.stderr.trim().split('\n').slice(-1)[0] ?? '';
-    throw new ConveyorError('ERR_CONFIG', `Reading PRODUCTIONS of ${settingsPath} failed: ${last || `${python} exited with ${run.status}`}`);
-  }
-  return JSON.parse(run.stdout.slice(marker + '\n@@productions@@'.length)) as IopForm[];
+  return JSON.parse(runLocalPython(readProductionsScript, [settingsPath], env, `Reading PRODUCTIONS of ${settingsPath}`)) as IopForm[];
 }
 
 function nameOf(production: IopForm): string {

@@ -80,6 +80,20 @@ describe('cli plan options (IoP 4 spelling)', () => {
     writeFileSync(settings, original);
   }, 120_000);
 
+  it('renders the export as IoP 4 does with --format', async () => {
+    const mermaid = await cli(['-e', 'Echo.Production', '--format', 'mermaid']);
+    expect(mermaid.code, mermaid.stderr).toBe(0);
+    expect(mermaid.stdout).toMatch(/^flowchart LR\n {2}%% Production: Echo.Production\n/);
+    expect(mermaid.stdout).toContain('node_Echo_Operation["Echo.Operation<br/>Echo.Operation"]');
+    expect((await cli(['-e', 'Echo.Production', '--format', 'graph'])).stdout).toBe('Echo.Production\n  Echo.Operation [Echo.Operation]\n');
+    expect((await cli(['-e', 'Echo.Production', '--format', 'python'])).stdout).toContain("prod = Production('Echo.Production'");
+    expect((await cli(['-e', 'Echo.Production', '--format', 'json'])).stdout).toBe((await cli(['-e', 'Echo.Production'])).stdout);
+    const unknown = await cli(['-e', 'Echo.Production', '--format', 'xml']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--format takes one of json, python, class, graph, mermaid, not 'xml'");
+    expect((await cli(['-l', '--format', 'json'])).stderr).toContain('--format can only be used with -e.');
+  }, 120_000);
+
   it('lists bindings and queues as JSON, refuses to unbind a used class', async () => {
     const bindings = JSON.parse((await cli(['--bindings'])).stdout) as Array<{ class: string; used: number; used_by: unknown[] }>;
     expect(bindings).toContainEqual(expect.objectContaining({ class: 'Echo.Operation', used: 1, used_by: [{ production: 'Echo.Production', item: 'Echo.Operation' }] }));
