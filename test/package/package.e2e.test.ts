@@ -69,7 +69,11 @@ describe.skipIf(!npmAvailable)('the packed tarball, installed into an empty fold
       tarball = join(work.path, report[0]!.filename);
       tarballFiles = report[0]!.files.map((file) => file.path);
       mkdirSync(installDir);
-      const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: installDir, timeoutMs: installLimitMs });
+      // --prefix: into this folder even when a folder above it holds a package.json or node_modules.
+      const installed = await run('npm', ['install', '--prefix', installDir, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+        cwd: installDir,
+        timeoutMs: installLimitMs,
+      });
       expectSuccess(installed, `npm install ${tarball}`);
     },
     installLimitMs + 5 * 60_000,
