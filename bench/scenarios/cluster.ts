@@ -12,6 +12,7 @@
  * Needs PG_URL; says so and records nothing without it.
  * Run: PG_URL=postgres://… node --import tsx bench/scenarios/cluster.ts [--quick]
  */
+import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { newProduction } from '../../src/core/production.ts';
 import { openStore } from '../../src/store/open-store.ts';
@@ -42,11 +43,19 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Creates the scenario's own database; false (and a note) when the user may not. */
+/**
+ * Creates the scenario's own database; false (and a note) when the user may not. Databases left by
+ * earlier runs of this machine that died before their clean-up (their process is gone) are dropped.
+ */
 async function createOwnDatabase(): Promise<boolean> {
   const client = new pg.Client({ connectionString: givenUrl });
   await client.connect();
   try {
+    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'conveyor\\_bench\\_%'");
+    for (const { datname } of rows) {
+      const pid = Number(/^conveyor_bench_(\d+)$/.exec(datname)?.[1]);
+      if (Number.isInteger(pid) && !existsSync(`/proc/${pid}`)) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    }
     await client.query(`CREATE DATABASE ${benchDatabase}`);
     return true;
   } catch (error) {
