@@ -339,10 +339,10 @@ describe('cli remote errors', () => {
     expect(result.stderr).toContain('    at ');
   });
 
-  it('invalid -B JSON and a missing @file are explained', async () => {
-    const invalid = await cli(['-t', 'Echo.Operation', '-B', '{text: hi}']);
+  it('-B text that is not JSON goes to the server as text (as IoP sends it), which explains; a missing @file is explained', async () => {
+    const invalid = await cli(['-t', 'Echo.Operation', '-C', 'message.EchoRequest', '-B', '{text: hi}']);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toMatch(/^Error: -B is not valid JSON: .*\(quote the body for your shell/);
+    expect(invalid.stderr).toMatch(/^ERROR #INVALID_INPUT: The test body of a Python message class must be a JSON object/);
     const missing = await cli(['-t', 'Echo.Operation', '-B', '@nothing.json']);
     expect(missing).toMatchObject({ code: 1, stderr: `Error: -B @nothing.json: cannot read ${join(work, 'nothing.json')}: no such file\n` });
   });
