@@ -502,6 +502,22 @@ describe("the portal's way in: src/client over the browser's fetch", () => {
   });
 });
 
+describe("IoP 4's bindings and production changes (test/api/production-changes.e2e.test.ts has their behaviour)", () => {
+  it('answer as documented', async () => {
+    const bindings = await api('GET', '/api/iop/bindings', undefined, 'viewer');
+    expect(bindings.json).toContainEqual(expect.objectContaining({ class: 'Python.EchoOperation', used: 1 }));
+    expect((await api('DELETE', '/api/iop/binding?class=Python.EchoOperation')).status).toBe(409);
+    const stored = (await api('GET', '/api/iop/export?production=Api.Test.Production', undefined, 'viewer')).json;
+    for (const action of ['validate', 'diff', 'plan']) {
+      expect((await api('POST', `/api/iop/production/${action}`, { definition: stored }, 'viewer')).status).toBe(200);
+    }
+    const applied = await api('POST', '/api/iop/production/apply', { definition: stored });
+    expect(applied.json).toMatchObject({ production: 'Api.Test.Production', applied: 0 });
+    expect(((await api('GET', '/api/iop/production/previous?production=Api.Test.Production', undefined, 'viewer')).json as { previous: unknown }).previous).toEqual(stored);
+    expect((await api('POST', '/api/iop/production/rollback', { production: 'Api.Test.Production' })).json).toMatchObject({ applied: 0 });
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('was checked against a real reply of every route', () => {
     expect(openapi.unchecked()).toEqual([]);
