@@ -86,6 +86,19 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
+/** Transactions committed in the scenario's own database so far (pg_stat_database), or null when it has none. */
+async function databaseCommits(): Promise<number | null> {
+  if (ownDatabase === null) return null;
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ commits: string }>('SELECT xact_commit AS commits FROM pg_stat_database WHERE datname = current_database()');
+    return Number(rows[0]!.commits);
+  } finally {
+    await client.end();
+  }
+}
+
 interface DrainFigures {
   nodes: number;
   messages: number;
@@ -93,6 +106,8 @@ interface DrainFigures {
   perSecond: number;
   cpuMs: { servers: number; postgres: number };
   perCpuSecond: number;
+  /** Transactions committed in the scenario's own database per request drained (about: the start's last ones may count), or null without one. */
+  transactionsPerRequest: number | null;
 }
 
 /** Preloads `messages` requests, starts the production on node 1, and times the cluster's drain. */
@@ -134,14 +149,20 @@ async function drain(nodes: number): Promise<DrainFigures> {
       description: '',
       body: benchRequest(i, payload),
     }));
+    // The servers' backends report their commits of the start within a second or so.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const commitsBefore = await databaseCommits();
     const cpuBefore = { servers: servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0), postgres: postgresCpuMs(ownDatabase ?? undefined) };
     const started = performance.now();
     // All of them queued in one commit, then every node woken as a node queueing them would (the
     // coordinator's notification: channel "conveyor", the event in an envelope naming its sender).
     await store.messages.insert(requests);
     await store.cluster!.notify('conveyor', JSON.stringify({ from: 'bench', event: { type: 'wake', namespace, target: 'Process' } }));
+    // The scenario's own statements (the insert, the notification, each look at the queues) are not the nodes'.
+    let ownStatements = 2;
     for (;;) {
       const depths = await store.messages.queueDepths(namespace);
+      ownStatements++;
       if (depths.every((depth) => depth.queued === 0 && depth.delivered === 0)) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -150,6 +171,10 @@ async function drain(nodes: number): Promise<DrainFigures> {
       servers: servers.reduce((sum, s) => sum + processCpuMs(s.pid), 0) - cpuBefore.servers,
       postgres: postgresCpuMs(ownDatabase ?? undefined) - cpuBefore.postgres,
     };
+    // Backends report their commits when they exit: the servers stop first.
+    for (const server of servers) await server.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const commits = commitsBefore === null ? null : (await databaseCommits())! - commitsBefore - ownStatements;
     return {
       nodes,
       messages: drainMessages,
@@ -157,6 +182,7 @@ async function drain(nodes: number): Promise<DrainFigures> {
       perSecond: Math.round(drainMessages / seconds),
       cpuMs: { servers: Math.round(cpuMs.servers), postgres: Math.round(cpuMs.postgres) },
       perCpuSecond: Math.round(drainMessages / ((cpuMs.servers + cpuMs.postgres) / 1000)),
+      transactionsPerRequest: commits === null ? null : Math.round((commits / drainMessages) * 100) / 100,
     };
   } finally {
     for (const server of servers) await server.stop();
@@ -237,7 +263,8 @@ if (givenUrl === '') {
           drains.push(figures);
           console.log(
             `   ${nodes} node${nodes === 1 ? '' : 's'}: drained ${figures.messages} requests (Router → Echo) in ${figures.seconds} s = ${figures.perSecond}/s; ` +
-              `CPU servers ${figures.cpuMs.servers} ms + PostgreSQL ${figures.cpuMs.postgres} ms = ${figures.perCpuSecond} requests per CPU second`,
+              `CPU servers ${figures.cpuMs.servers} ms + PostgreSQL ${figures.cpuMs.postgres} ms = ${figures.perCpuSecond} requests per CPU second` +
+              (figures.transactionsPerRequest === null ? '' : `; ${figures.transactionsPerRequest} transactions per request`),
           );
         }
         const perCpu = (nodes: number) => drains.find((d) => d.nodes === nodes)!.perCpuSecond;
