@@ -338,6 +338,9 @@ describe('production routes', () => {
     const again = await api('POST', '/api/iop/stop', undefined, 'operator');
     expect(again.status).toBe(500);
     expect(typeof (again.json as { error: string }).error).toBe('string');
+    const inputWhileStopped = await api('POST', '/api/iop/component/input', { service: 'Echo' }, 'operator');
+    expect(inputWhileStopped.status).toBe(409);
+    expect((inputWhileStopped.json as { error: string }).error).toContain('No production is running');
     expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).json).toEqual({
       status: 'started',
       production: 'Api.Test.Production',
