@@ -105,7 +105,8 @@ export function registerComponentRoutes(root: FastifyInstance, engine: EngineOpe
   serve(scope, catalog, contract.unbind, async (request) => {
     const namespace = await namespaceOf(request, engine);
     const name = given(request.query.class) ?? given(request.query.classname);
-    if (name === undefined) throw new ConveyorError('ERR_INVALID_INPUT', 'class is required: the registered class name to unbind (classname is accepted as an alias)');
+    if (name === undefined)
+      throw new ConveyorError('ERR_INVALID_INPUT', 'class is required: the registered class name to unbind (classname is accepted as an alias)');
     await namespace.unbindClass(name);
     return { status: 'unbound' as const, class: name };
   });

@@ -22,7 +22,11 @@ import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
 /** SHA-256 of the canonical JSON of the definition in the export shape; '' for none. */
 export function fingerprint(definition: ProductionDefinition | null): string {
-  return definition === null ? '' : createHash('sha256').update(canonicalJson(exportJson(definition))).digest('hex');
+  return definition === null
+    ? ''
+    : createHash('sha256')
+        .update(canonicalJson(exportJson(definition)))
+        .digest('hex');
 }
 
 async function storedOrNull(namespace: NamespaceOperations, name: string): Promise<ProductionDefinition | null> {
@@ -42,7 +46,7 @@ async function desiredOf(namespace: NamespaceOperations, sent: unknown): Promise
   }
   // A definition without its item list would plan the deletion of every item: the list is required.
   if (typeof sent !== 'object' || sent === null || !Array.isArray((sent as { items?: unknown }).items)) {
-    throw new ConveyorError('ERR_INVALID_INPUT', "definition: items must be an array (the export shape), or send IoP's form {\"<Name>\": {\"@Name\": …}}");
+    throw new ConveyorError('ERR_INVALID_INPUT', 'definition: items must be an array (the export shape), or send IoP\'s form {"<Name>": {"@Name": …}}');
   }
   const name = 'name' in sent && typeof sent.name === 'string' ? sent.name : '';
   const current = name ? await storedOrNull(namespace, name) : null;
@@ -105,7 +109,9 @@ async function planFor(namespace: NamespaceOperations, desired: ProductionDefini
   const operations = planOperations(diffDefinitions(current, desired));
   const source = fingerprint(current);
   const target = fingerprint(desired);
-  const id = createHash('sha256').update(canonicalJson({ production: desired.name, source, desired: target, operations })).digest('hex');
+  const id = createHash('sha256')
+    .update(canonicalJson({ production: desired.name, source, desired: target, operations }))
+    .digest('hex');
   const issues = validationIssues(desired, await namespace.classes(), namespace.name);
   return {
     id,
@@ -165,7 +171,10 @@ export function registerDefinitionRoutes(root: FastifyInstance, engine: EngineOp
     const { previous } = await namespace.applyDefinition(desired, (current) => {
       // Checked again at the write: the stored definition may have moved since the plan above.
       if (fingerprint(current) !== plan.source_fingerprint || (expected !== undefined && expected !== plan.source_fingerprint)) {
-        throw new ConveyorError('ERR_DEFINITION_CHANGED', `Production ${desired.name} changed since the plan was made (its fingerprint is ${fingerprint(current) || 'none'})`);
+        throw new ConveyorError(
+          'ERR_DEFINITION_CHANGED',
+          `Production ${desired.name} changed since the plan was made (its fingerprint is ${fingerprint(current) || 'none'})`,
+        );
       }
       if (blocked.length > 0 && !allowDestructive) {
         throw new ConveyorError(
@@ -191,10 +200,12 @@ export function registerDefinitionRoutes(root: FastifyInstance, engine: EngineOp
     const namespace = await namespaceOf(request, engine);
     const production = request.body.production;
     const previous = await namespace.previousDefinition(production);
-    if (previous === null) throw new ConveyorError('ERR_NO_PREVIOUS_DEFINITION', `No applied change of production ${production} is recorded in namespace ${namespace.name}`);
+    if (previous === null)
+      throw new ConveyorError('ERR_NO_PREVIOUS_DEFINITION', `No applied change of production ${production} is recorded in namespace ${namespace.name}`);
     const plan = await planFor(namespace, previous, await storedOrNull(namespace, production));
     const { previous: replaced } = await namespace.applyDefinition(previous, (current) => {
-      if (fingerprint(current) !== plan.source_fingerprint) throw new ConveyorError('ERR_DEFINITION_CHANGED', `Production ${production} changed during the rollback; retry it`);
+      if (fingerprint(current) !== plan.source_fingerprint)
+        throw new ConveyorError('ERR_DEFINITION_CHANGED', `Production ${production} changed during the rollback; retry it`);
     });
     const runtime = await updateIfRunning(namespace, production);
     return {

@@ -110,7 +110,11 @@ describe('GET /openapi.json', () => {
         url: `/api/iop/production/${action}`,
         payload: { definition: { name: 'Demo.Production', items: [] } },
       })),
-      { op: 'post /api/iop/production/apply', url: '/api/iop/production/apply', payload: { definition: { name: 'Demo.Production', items: [] }, allow_destructive: true } },
+      {
+        op: 'post /api/iop/production/apply',
+        url: '/api/iop/production/apply',
+        payload: { definition: { name: 'Demo.Production', items: [] }, allow_destructive: true },
+      },
       { op: 'get /api/iop/production/previous', url: '/api/iop/production/previous?production=Demo.Production' },
       { op: 'post /api/iop/production/rollback', url: '/api/iop/production/rollback', payload: { production: 'Demo.Production' } },
       { op: 'get /api/iop/status (error)', url: '/api/iop/status?namespace=NOPE', status: 500 },

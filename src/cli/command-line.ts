@@ -212,7 +212,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
   for (const { key, flag, actions: allowed } of planModifiers) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!allowed.includes(action)) throw new ConveyorError('ERR_USAGE', `${flag} can only be used with ${allowed.map((name) => flagNames[name]).join(' or ')}.`);
+    if (!allowed.includes(action))
+      throw new ConveyorError('ERR_USAGE', `${flag} can only be used with ${allowed.map((name) => flagNames[name]).join(' or ')}.`);
     if (typeof value === 'string') parsed[key as 'production' | 'out' | 'settings' | 'format'] = value;
     else parsed[key as 'unused' | 'allowDestructive'] = true;
   }

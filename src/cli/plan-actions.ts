@@ -49,12 +49,19 @@ function nameOf(production: IopForm): string {
 export function pickProduction(productions: IopForm[], wanted: string | undefined, settingsPath: string): IopForm {
   if (wanted !== undefined) {
     const found = productions.find((production) => nameOf(production) === wanted);
-    if (!found) throw new ConveyorError('ERR_INVALID_INPUT', `Production ${wanted} is not in the PRODUCTIONS of ${settingsPath} (${productions.map(nameOf).join(', ') || 'none'})`);
+    if (!found)
+      throw new ConveyorError(
+        'ERR_INVALID_INPUT',
+        `Production ${wanted} is not in the PRODUCTIONS of ${settingsPath} (${productions.map(nameOf).join(', ') || 'none'})`,
+      );
     return found;
   }
   if (productions.length === 1) return productions[0] as IopForm;
   if (productions.length === 0) throw new ConveyorError('ERR_INVALID_INPUT', `${settingsPath} declares no PRODUCTIONS`);
-  throw new ConveyorError('ERR_INVALID_INPUT', `Production name is required when settings.py contains multiple productions (${productions.map(nameOf).join(', ')}).`);
+  throw new ConveyorError(
+    'ERR_INVALID_INPUT',
+    `Production name is required when settings.py contains multiple productions (${productions.map(nameOf).join(', ')}).`,
+  );
 }
 
 interface PlanJson {
@@ -137,7 +144,10 @@ export async function applyPlanAction(ctx: CommandContext): Promise<void> {
   // The server re-plans; the stored definition must still be the plan's source, and the change the planned one.
   const now = await client.call(changes.plan, { body: { definition: desired } });
   if (now.id !== plan.id) {
-    throw new ConveyorError('ERR_INVALID_INPUT', `${command.settings} no longer gives the plan ${plan.id} (it gives ${now.id}); make the plan again and review it`);
+    throw new ConveyorError(
+      'ERR_INVALID_INPUT',
+      `${command.settings} no longer gives the plan ${plan.id} (it gives ${now.id}); make the plan again and review it`,
+    );
   }
   const result = await client.call(changes.apply, {
     body: { definition: desired, source_fingerprint: plan.source_fingerprint, ...(command.allowDestructive ? { allow_destructive: true } : {}) },
@@ -175,7 +185,10 @@ export async function rollbackAction({ command, client, io }: CommandContext): P
   io.out(applyText(result, []));
 }
 
-function applyText(result: { production: string; plan_id: string; applied: number; updated_runtime: boolean; update_error?: string }, operations: PlanJson['operations']): string {
+function applyText(
+  result: { production: string; plan_id: string; applied: number; updated_runtime: boolean; update_error?: string },
+  operations: PlanJson['operations'],
+): string {
   const lines = [`Production apply result: ${result.production}`, `  plan: ${result.plan_id}`, `  applied: ${result.applied}, skipped: 0, failed: 0`];
   if (operations.length > 0) lines.push('  operations:', ...operations.map((op) => `    ${op.id} ${op.op_type}: applied`));
   lines.push(`  runtime: ${result.updated_runtime ? 'updated' : result.update_error ? `not updated: ${result.update_error}` : 'not running'}`);

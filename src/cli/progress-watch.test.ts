@@ -29,7 +29,11 @@ describe('itemEvent', () => {
 
   it('a failed start is a failure that still counts; other errors of an item are failures that do not', () => {
     expect(itemEvent(entry('Item A failed to start: boom', 'A', 'Error'), 'start')).toEqual({ text: 'A failed to start: boom', counts: true, failure: true });
-    expect(itemEvent(entry('Item A failed on message 3: boom', 'A', 'Error'), 'start')).toEqual({ text: 'A: failed on message 3: boom', counts: false, failure: true });
+    expect(itemEvent(entry('Item A failed on message 3: boom', 'A', 'Error'), 'start')).toEqual({
+      text: 'A: failed on message 3: boom',
+      counts: false,
+      failure: true,
+    });
   });
 
   it('ignores what is not about an item (user log lines, production lines)', () => {

@@ -10,12 +10,18 @@ describe('pythonJsonDumps: json.dumps(json.loads(text), indent=4)', () => {
 
   it('prints numbers as Python does (values printed by python3 -c "import json; print(json.dumps(...))")', () => {
     const cases: Array<[string, string]> = [
-      ['[1e16, 1e-5, 0.0001, 123456789012345.6, 1e22, -0.0, 2.5e-7, 1.5, 1e400, -1e400, 5e-324]', '1e+16|1e-05|0.0001|123456789012345.6|1e+22|-0.0|2.5e-07|1.5|Infinity|-Infinity|5e-324'],
+      [
+        '[1e16, 1e-5, 0.0001, 123456789012345.6, 1e22, -0.0, 2.5e-7, 1.5, 1e400, -1e400, 5e-324]',
+        '1e+16|1e-05|0.0001|123456789012345.6|1e+22|-0.0|2.5e-07|1.5|Infinity|-Infinity|5e-324',
+      ],
       ['[10000000000000000000000, -0, 12345678901234567890.0, 1.0e0]', '10000000000000000000000|0|1.2345678901234567e+19|1.0'],
     ];
     for (const [text, expected] of cases) {
       const printed = pythonJsonDumps(text) as string;
-      const values = printed.split('\n').slice(1, -1).map((line) => line.trim().replace(/,$/, ''));
+      const values = printed
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => line.trim().replace(/,$/, ''));
       expect(values.join('|')).toBe(expected);
     }
     expect(pythonFloat(100)).toBe('100.0');

@@ -11,11 +11,24 @@ describe('reading GET /export', () => {
         '@LogGeneralTraceEvents': 'false',
         Description: '',
         ActorPoolSize: '2',
-        Item: { '@Name': 'A', '@Category': 'cat', '@ClassName': 'Python.A', '@PoolSize': '1', '@Enabled': 'true', Setting: { '@Target': 'Host', '@Name': 'x', '#text': '1' } },
+        Item: {
+          '@Name': 'A',
+          '@Category': 'cat',
+          '@ClassName': 'Python.A',
+          '@PoolSize': '1',
+          '@Enabled': 'true',
+          Setting: { '@Target': 'Host', '@Name': 'x', '#text': '1' },
+        },
       },
     };
     const read = exportedProduction(iopForm);
-    expect(read.items[0]).toMatchObject({ name: 'A', category: 'cat', classname: 'Python.A', enabled: true, settings: [{ target: 'Host', name: 'x', value: '1' }] });
+    expect(read.items[0]).toMatchObject({
+      name: 'A',
+      category: 'cat',
+      classname: 'Python.A',
+      enabled: true,
+      settings: [{ target: 'Host', name: 'x', value: '1' }],
+    });
     expect(toCliExport(read).Production.Item).toEqual([
       {
         '@Name': 'A',

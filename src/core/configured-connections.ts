@@ -10,7 +10,9 @@ const routeSettings = new Set(['TargetConfigName', 'TargetConfigNames']);
 
 /** Class name → the Host settings it declares with `target()`. */
 export function declaredTargets(classes: ClassBinding[]): Map<string, Set<string>> {
-  return new Map(classes.map((binding) => [binding.name, new Set(binding.settings.filter((setting) => setting.isTarget === true).map((setting) => setting.name))]));
+  return new Map(
+    classes.map((binding) => [binding.name, new Set(binding.settings.filter((setting) => setting.isTarget === true).map((setting) => setting.name))]),
+  );
 }
 
 export interface ConfiguredRoute {

@@ -4,7 +4,12 @@ import { newItem, newProduction } from './production.ts';
 
 const current = newProduction('P', [
   newItem('In', 'Python.In', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Out, Old' }] }),
-  newItem('Out', 'Python.Out', { settings: [{ target: 'Adapter', name: 'path', value: '/a' }, { target: 'Host', name: 'gone', value: '1' }] }),
+  newItem('Out', 'Python.Out', {
+    settings: [
+      { target: 'Adapter', name: 'path', value: '/a' },
+      { target: 'Host', name: 'gone', value: '1' },
+    ],
+  }),
   newItem('Old', 'Python.Old'),
 ]);
 
@@ -14,7 +19,13 @@ describe('diffDefinitions and planOperations (IoP 4 diff and plan)', () => {
       'P',
       [
         newItem('In', 'Python.In', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Out,New' }] }),
-        newItem('Out', 'Python.Out2', { poolSize: 2, settings: [{ target: 'Adapter', name: 'path', value: '/b' }, { target: 'Host', name: 'added', value: 'x' }] }),
+        newItem('Out', 'Python.Out2', {
+          poolSize: 2,
+          settings: [
+            { target: 'Adapter', name: 'path', value: '/b' },
+            { target: 'Host', name: 'added', value: 'x' },
+          ],
+        }),
         newItem('New', 'Python.New'),
       ],
       { description: 'changed' },
@@ -39,11 +50,24 @@ describe('diffDefinitions and planOperations (IoP 4 diff and plan)', () => {
   });
 
   it('sees no change in route target order or spacing, and a removed route as destructive', () => {
-    const same = newProduction('P', current.items.map((item) => (item.name === 'In' ? { ...item, settings: [{ target: 'Host' as const, name: 'TargetConfigNames', value: 'Old,Out' }] } : item)));
+    const same = newProduction(
+      'P',
+      current.items.map((item) =>
+        item.name === 'In' ? { ...item, settings: [{ target: 'Host' as const, name: 'TargetConfigNames', value: 'Old,Out' }] } : item,
+      ),
+    );
     expect(diffDefinitions(current, same)).toEqual([]);
-    const unrouted = newProduction('P', current.items.map((item) => (item.name === 'In' ? { ...item, settings: [] } : item)));
+    const unrouted = newProduction(
+      'P',
+      current.items.map((item) => (item.name === 'In' ? { ...item, settings: [] } : item)),
+    );
     expect(planOperations(diffDefinitions(current, unrouted))).toEqual([
-      expect.objectContaining({ op_type: 'remove_route', path: 'connections.In.TargetConfigNames', risk: 'destructive', reason: 'route removal is destructive' }),
+      expect.objectContaining({
+        op_type: 'remove_route',
+        path: 'connections.In.TargetConfigNames',
+        risk: 'destructive',
+        reason: 'route removal is destructive',
+      }),
     ]);
   });
 

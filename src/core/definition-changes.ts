@@ -97,7 +97,8 @@ export function diffDefinitions(current: ProductionDefinition | null, desired: P
   const changes: DefinitionChange[] = [];
   if (current) {
     for (const [field, read] of productionFields) {
-      if (read(current) !== read(desired)) changes.push({ action: 'change', kind: 'production', path: `production.${field}`, before: read(current), after: read(desired) });
+      if (read(current) !== read(desired))
+        changes.push({ action: 'change', kind: 'production', path: `production.${field}`, before: read(current), after: read(desired) });
     }
   }
   const before = new Map((current?.items ?? []).map((item) => [item.name, item]));
@@ -134,7 +135,8 @@ export function diffDefinitions(current: ProductionDefinition | null, desired: P
     const path = `connections.${key}`;
     if (route.after === undefined) routeChanges[0]?.push({ action: 'remove', kind: 'connection', path, before: route.before });
     else if (route.before === undefined) routeChanges[1]?.push({ action: 'add', kind: 'connection', path, after: route.after });
-    else if (!sameJson(route.before, route.after)) routeChanges[2]?.push({ action: 'change', kind: 'connection', path, before: route.before, after: route.after });
+    else if (!sameJson(route.before, route.after))
+      routeChanges[2]?.push({ action: 'change', kind: 'connection', path, before: route.before, after: route.after });
   }
   return [...changes, ...routeChanges.flat()];
 }
@@ -146,12 +148,17 @@ function classify(change: DefinitionChange): Pick<PlanOperation, 'op_type' | 'ri
     case 'item':
       if (change.action === 'add') return { op_type: 'add_item', risk: 'safe' };
       if (change.action === 'remove') return { op_type: 'delete_item', risk: 'destructive', reason: 'item deletion is destructive' };
-      if (change.path.endsWith('.class_name')) return { op_type: 'replace_item_class', risk: 'destructive', reason: 'class replacement can change runtime behavior' };
+      if (change.path.endsWith('.class_name'))
+        return { op_type: 'replace_item_class', risk: 'destructive', reason: 'class replacement can change runtime behavior' };
       return { op_type: 'set_item_field', risk: 'safe' };
     case 'setting':
-      return change.action === 'remove' ? { op_type: 'remove_setting', risk: 'destructive', reason: 'setting removal is destructive' } : { op_type: 'set_setting', risk: 'safe' };
+      return change.action === 'remove'
+        ? { op_type: 'remove_setting', risk: 'destructive', reason: 'setting removal is destructive' }
+        : { op_type: 'set_setting', risk: 'safe' };
     case 'connection':
-      return change.action === 'remove' ? { op_type: 'remove_route', risk: 'destructive', reason: 'route removal is destructive' } : { op_type: 'set_route_setting', risk: 'safe' };
+      return change.action === 'remove'
+        ? { op_type: 'remove_route', risk: 'destructive', reason: 'route removal is destructive' }
+        : { op_type: 'set_route_setting', risk: 'safe' };
   }
 }
 

@@ -76,7 +76,8 @@ export const errorCodes = {
   ERR_NO_PREVIOUS_DEFINITION: {
     status: 404,
     summary: 'No applied change of this production is recorded',
-    action: 'Rollback restores the definition replaced by the last apply (POST /production/apply, `cli --apply-plan`); a migration or a direct edit keeps none.',
+    action:
+      'Rollback restores the definition replaced by the last apply (POST /production/apply, `cli --apply-plan`); a migration or a direct edit keeps none.',
   },
   ERR_MESSAGE_NOT_FOUND: {
     status: 404,

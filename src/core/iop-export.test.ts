@@ -107,8 +107,8 @@ describe("IoP's export form", () => {
         },
       }),
     ).toThrow(/item I: two items have this name/);
-    expect(() => definitionFromIopExport({ P: { '@Name': 'P', Item: { '@Name': 'I', '@ClassName': 'x', Setting: { '@Target': 'Other', '@Name': 's' } } } })).toThrow(
-      /@Target must be Host or Adapter/,
-    );
+    expect(() =>
+      definitionFromIopExport({ P: { '@Name': 'P', Item: { '@Name': 'I', '@ClassName': 'x', Setting: { '@Target': 'Other', '@Name': 's' } } } }),
+    ).toThrow(/@Target must be Host or Adapter/);
   });
 });

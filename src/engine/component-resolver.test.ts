@@ -94,7 +94,9 @@ describe('ComponentResolver on a real SQLite store', () => {
 
   it('checks only JSON test bodies against Python (native and empty bodies need no worker)', async () => {
     const item = newItem('Echo', 'Conveyor.Operation.Echo');
-    await expect(resolver.checkTestMessage({ production: 'P', item }, { classname: 'Ens.StringRequest', encoding: 'native', data: '{"StringValue":"x"}' })).resolves.toBeUndefined();
+    await expect(
+      resolver.checkTestMessage({ production: 'P', item }, { classname: 'Ens.StringRequest', encoding: 'native', data: '{"StringValue":"x"}' }),
+    ).resolves.toBeUndefined();
     await expect(resolver.checkTestMessage({ production: 'P', item }, { classname: 'Ens.Request', encoding: 'empty', data: '' })).resolves.toBeUndefined();
   });
 });

@@ -133,13 +133,19 @@ export class Engine implements EngineOperations {
     if (!handle) {
       const log = new EventLog(this.store, namespace, (error) => this.backgroundError(error));
       const dtl = new DtlService(this.store, namespace, this.runPython, this.transformCache);
-      const director = new Director(this.store, namespace, new ComponentResolver(this.store, namespace, this.options.interpreter, this.options.pythonByProduction), log, {
-        drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
-        graceMs: this.options.graceMs ?? 5_000,
-        transforms: dtl,
-        coordinator: this.coordinator,
-        onError: (error) => this.backgroundError(error),
-      });
+      const director = new Director(
+        this.store,
+        namespace,
+        new ComponentResolver(this.store, namespace, this.options.interpreter, this.options.pythonByProduction),
+        log,
+        {
+          drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
+          graceMs: this.options.graceMs ?? 5_000,
+          transforms: dtl,
+          coordinator: this.coordinator,
+          onError: (error) => this.backgroundError(error),
+        },
+      );
       handle = new NamespaceHandle(director, dtl, this.store, this.options.interpreter);
       this.handles.set(namespace, handle);
     }

@@ -161,7 +161,8 @@ export class NamespaceHandle implements NamespaceOperations {
   async unbindClass(name: string): Promise<void> {
     const binding = await this.store.classes.get(this.name, name);
     if (!binding) throw new ConveyorError('ERR_CLASS_NOT_FOUND', `No component class ${name} is registered in namespace ${this.name}`);
-    if (binding.runtime !== 'python') throw new ConveyorError('ERR_INVALID_INPUT', `Cannot unbind ${name}: it is a built-in class, not a registered Python component`);
+    if (binding.runtime !== 'python')
+      throw new ConveyorError('ERR_INVALID_INPUT', `Cannot unbind ${name}: it is a built-in class, not a registered Python component`);
     const users = (await this.store.productions.list(this.name)).flatMap((record) =>
       record.definition.items.filter((item) => item.classname === name).map((item) => `${record.name}/${item.name}`),
     );

@@ -176,7 +176,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     target[key] = pathKeys.has(key as keyof ServerConfig) && coerced !== '' ? resolve(home, String(coerced)) : coerced;
     // An interpreter path (not a bare command such as python3.12) is read from the home, like the files above.
     if (key === 'pythonByProduction') {
-      target[key] = Object.fromEntries(Object.entries(coerced as Record<string, string>).map(([name, path]) => [name, path.includes('/') ? resolve(home, path) : path]));
+      target[key] = Object.fromEntries(
+        Object.entries(coerced as Record<string, string>).map(([name, path]) => [name, path.includes('/') ? resolve(home, path) : path]),
+      );
     }
   }
   for (const [key, variable] of Object.entries(environment)) {

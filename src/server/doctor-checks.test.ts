@@ -32,7 +32,10 @@ function fakePython(name: string, text: string): string {
 
 describe('nodeFinding', () => {
   it('Node older than 20.19 is a problem that says what to install', () => {
-    expect(nodeFinding('20.10.0')).toEqual({ verdict: 'problem', text: expect.stringContaining('Node 20.10.0 is too old: Conveyor needs Node 20.19 or later') });
+    expect(nodeFinding('20.10.0')).toEqual({
+      verdict: 'problem',
+      text: expect.stringContaining('Node 20.10.0 is too old: Conveyor needs Node 20.19 or later'),
+    });
     expect(nodeFinding('18.20.4').verdict).toBe('problem');
     expect(nodeFinding('20.19.0').verdict).toBe('ok');
     expect(nodeFinding('22.3.1').verdict).toBe('ok');

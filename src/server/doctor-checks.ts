@@ -105,7 +105,8 @@ export function lockFinding(home: string): Finding {
   }
   if (!processExists(pid)) return { verdict: 'ok', text: `The lock ${file} was left by a server that ended (pid ${pid}); the next start takes it over` };
   const address = readServerAddress(home);
-  if (address?.pid === pid) return { verdict: 'ok', text: `A Conveyor server runs on this home (pid ${pid}) at ${address.url}; stop it with: conveyor stop --home ${home}` };
+  if (address?.pid === pid)
+    return { verdict: 'ok', text: `A Conveyor server runs on this home (pid ${pid}) at ${address.url}; stop it with: conveyor stop --home ${home}` };
   if (existsSync(join(home, 'conveyor.sock'))) {
     return { verdict: 'ok', text: `A Conveyor server runs on this home (pid ${pid}); stop it with: conveyor stop --home ${home}` };
   }
@@ -131,7 +132,8 @@ export async function freeSpaceFinding(home: string, available?: number): Promis
   if (bytes < criticalSpaceBytes) {
     return { verdict: 'problem', text: `Only ${size} free on the home's disk (${folder}): the store's writes will fail; free some space or move the home` };
   }
-  if (bytes < lowSpaceBytes) return { verdict: 'warning', text: `${size} free on the home's disk (${folder}): messages and the event log grow; free some space soon` };
+  if (bytes < lowSpaceBytes)
+    return { verdict: 'warning', text: `${size} free on the home's disk (${folder}): messages and the event log grow; free some space soon` };
   return { verdict: 'ok', text: `${size} free on the home's disk` };
 }
 
@@ -215,7 +217,8 @@ export async function portFinding(home: string, host: string, port: number): Pro
       text: `Port ${port} on ${host} is in use (${ownerHint}): conveyor serve would fail there; pick another with --port, CONVEYOR_PORT or port: in conveyor.yaml (the local-mode cli is not affected: it starts servers on a free port)`,
     };
   }
-  if (outcome.code === 'EACCES') return { verdict: 'problem', text: `Port ${port} needs privileges on this machine: use a port above 1023 (--port, CONVEYOR_PORT)` };
+  if (outcome.code === 'EACCES')
+    return { verdict: 'problem', text: `Port ${port} needs privileges on this machine: use a port above 1023 (--port, CONVEYOR_PORT)` };
   return { verdict: 'problem', text: `Cannot listen on ${host}:${port}: ${errorText(outcome)} (check host: and port: in conveyor.yaml)` };
 }
 

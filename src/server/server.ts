@@ -64,7 +64,12 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
     // Alone on the store, or one node of several sharing it: decided here, once.
     const coordinator = coordinatorFor(store, { leaseMs: config.leaseMs, onError: (error) => console.error('conveyor engine:', error) });
-    const engine = await Engine.open(store, { interpreter: config.python, pythonByProduction: config.pythonByProduction, drainTimeoutMs: config.drainTimeoutMs, coordinator });
+    const engine = await Engine.open(store, {
+      interpreter: config.python,
+      pythonByProduction: config.pythonByProduction,
+      drainTimeoutMs: config.drainTimeoutMs,
+      coordinator,
+    });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
     if (example) say(`Installed and started the example production ${example.production}: drop text files into ${example.inbox}`);

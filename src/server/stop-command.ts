@@ -30,7 +30,10 @@ export async function stopHomeServer(home: string, shutdownTimeoutMs: number): P
   const deadline = Date.now() + shutdownTimeoutMs + 5_000;
   while (processExists(pid)) {
     if (Date.now() > deadline) {
-      return { line: `The server of ${home} (pid ${pid}) is still running ${shutdownTimeoutMs + 5_000} ms after SIGTERM: end it with kill -9 ${pid}`, exitCode: 1 };
+      return {
+        line: `The server of ${home} (pid ${pid}) is still running ${shutdownTimeoutMs + 5_000} ms after SIGTERM: end it with kill -9 ${pid}`,
+        exitCode: 1,
+      };
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }

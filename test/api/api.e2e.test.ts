@@ -516,7 +516,9 @@ describe("IoP 4's bindings and production changes (test/api/production-changes.e
     }
     const applied = await api('POST', '/api/iop/production/apply', { definition: stored });
     expect(applied.json).toMatchObject({ production: 'Api.Test.Production', applied: 0 });
-    expect(((await api('GET', '/api/iop/production/previous?production=Api.Test.Production', undefined, 'viewer')).json as { previous: unknown }).previous).toEqual(stored);
+    expect(
+      ((await api('GET', '/api/iop/production/previous?production=Api.Test.Production', undefined, 'viewer')).json as { previous: unknown }).previous,
+    ).toEqual(stored);
     expect((await api('POST', '/api/iop/production/rollback', { production: 'Api.Test.Production' })).json).toMatchObject({ applied: 0 });
   });
 });

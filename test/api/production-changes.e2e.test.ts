@@ -42,7 +42,10 @@ beforeAll(async () => {
   await start();
   const entries = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
   packageBody = await Promise.all(
-    entries.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })),
+    entries.map(async (entry) => ({
+      name: relative(fixture, join(entry.parentPath, entry.name)),
+      data: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+    })),
   );
   const migrated = await api('PUT', '/api/iop/migrate', { package: 'echo', body: packageBody });
   expect(migrated.status, migrated.text).toBe(200);
@@ -113,10 +116,15 @@ PRODUCTIONS = [{'Targets.Production': {'@Name': 'Targets.Production', 'Item': [
 
   it('draws the connection a target() setting names, and validates its target', async () => {
     expect((await api('PUT', '/api/iop/migrate', { package: 'targets', body: [{ name: 'settings.py', data: targets }] })).status).toBe(200);
-    const connections = (await api('GET', '/api/iop/connections?production=Targets.Production')).json as { items: Array<{ item: string; connections: string[] }> };
+    const connections = (await api('GET', '/api/iop/connections?production=Targets.Production')).json as {
+      items: Array<{ item: string; connections: string[] }>;
+    };
     expect(connections.items.find((entry) => entry.item === 'Src')?.connections).toEqual(['Dst']);
     const report = await api('POST', '/api/iop/production/validate', {
-      definition: { name: 'Targets.Production', items: [{ name: 'Src', classname: 'Targets.Sender', settings: [{ target: 'Host', name: 'Output', value: 'Ghost' }] }] },
+      definition: {
+        name: 'Targets.Production',
+        items: [{ name: 'Src', classname: 'Targets.Sender', settings: [{ target: 'Host', name: 'Output', value: 'Ghost' }] }],
+      },
     });
     expect((report.json as { issues: unknown[] }).issues).toEqual([
       expect.objectContaining({ kind: 'route', path: 'items.Src.settings.Host.Output', message: "Target setting references missing production item 'Ghost'." }),
@@ -155,7 +163,13 @@ describe('validate, diff, plan, apply, rollback', () => {
 
   it('validates classes and routes', async () => {
     const reply = await api('POST', '/api/iop/production/validate', {
-      definition: { name: production, items: [{ name: 'A', classname: 'Python.Missing' }, { name: 'B', classname: 'Python.Missing', enabled: false }] },
+      definition: {
+        name: production,
+        items: [
+          { name: 'A', classname: 'Python.Missing' },
+          { name: 'B', classname: 'Python.Missing', enabled: false },
+        ],
+      },
     });
     expect(reply.json).toEqual({
       production,
@@ -180,7 +194,13 @@ describe('validate, diff, plan, apply, rollback', () => {
         Description: 'Production of the API end-to-end tests',
         ActorPoolSize: '1',
         Item: [
-          { '@Name': 'Echo', '@ClassName': 'Python.EchoOperation', '@PoolSize': '1', '@Enabled': 'true', Setting: { '@Target': 'Host', '@Name': 'prefix', '#text': 'new:' } },
+          {
+            '@Name': 'Echo',
+            '@ClassName': 'Python.EchoOperation',
+            '@PoolSize': '1',
+            '@Enabled': 'true',
+            Setting: { '@Target': 'Host', '@Name': 'prefix', '#text': 'new:' },
+          },
           { '@Name': 'Silent', '@ClassName': 'Python.SilentOperation', '@PoolSize': '1', '@Enabled': 'true' },
         ],
       },
@@ -215,7 +235,10 @@ describe('validate, diff, plan, apply, rollback', () => {
 
   it('keeps the applied definition and the one it replaced together across SIGKILL', async () => {
     const before = await stored();
-    const desired = { ...before, items: before.items.map((item) => (item.name === 'Echo' ? { ...item, settings: [{ target: 'Host', name: 'prefix', value: 'killed:' }] } : item)) };
+    const desired = {
+      ...before,
+      items: before.items.map((item) => (item.name === 'Echo' ? { ...item, settings: [{ target: 'Host', name: 'prefix', value: 'killed:' }] } : item)),
+    };
     const applying = httpCall({ url: server.url, headers: auth }, 'POST', '/api/iop/production/apply', { definition: desired }).catch(() => null);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await server.kill('SIGKILL');

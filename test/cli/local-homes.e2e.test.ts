@@ -68,7 +68,9 @@ describe('local mode with 52773 taken', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({ Production: '', Status: 'stopped' });
       expect(result.stderr).toContain(`starting one in the background`);
-      expect(result.stderr).toMatch(new RegExp(`Started it \\(pid \\d+\\): portal at http://127\\.0\\.0\\.1:\\d+/portal/; stop it with: conveyor stop --home ${home}\\n$`));
+      expect(result.stderr).toMatch(
+        new RegExp(`Started it \\(pid \\d+\\): portal at http://127\\.0\\.0\\.1:\\d+/portal/; stop it with: conveyor stop --home ${home}\\n$`),
+      );
       expect(portOf(home)).not.toBe(fixedPort);
     }
     expect(portOf(homes[0]!)).not.toBe(portOf(homes[1]!));

@@ -53,7 +53,9 @@ describe('cli plan options (IoP 4 spelling)', () => {
     expect(applied.stdout).toMatch(/^Production apply result: Echo.Production\n {2}plan: [0-9a-f]{64}\n {2}applied: 1, skipped: 0, failed: 0\n/);
     expect(await greeting()).toBe('bonjour');
     const verified = await cli(['--verify-plan', 'plans/p.json']);
-    expect(verified.stdout).toMatch(/^Production verify result: Echo.Production\n {2}plan: [0-9a-f]{64}\n {2}success: true\n {2}converged: 1\n {2}failed: 0\n {2}residual: 0\n$/);
+    expect(verified.stdout).toMatch(
+      /^Production verify result: Echo.Production\n {2}plan: [0-9a-f]{64}\n {2}success: true\n {2}converged: 1\n {2}failed: 0\n {2}residual: 0\n$/,
+    );
 
     const again = await cli(['--apply-plan', 'plans/p.json', '--settings', 'settings.py']);
     expect(again.code).toBe(1);
@@ -63,7 +65,9 @@ describe('cli plan options (IoP 4 spelling)', () => {
     expect(rolled.code, rolled.stderr).toBe(0);
     expect(await greeting()).toBe('hello');
     const residual = await cli(['--verify-plan', 'plans/p.json', '--production', 'Echo.Production']);
-    expect(residual.stdout).toContain('  success: false\n  converged: 0\n  failed: 0\n  residual: 1\n  residual operations:\n    0001-set_setting items.Echo.Operation.settings.Host.greeting');
+    expect(residual.stdout).toContain(
+      '  success: false\n  converged: 0\n  failed: 0\n  residual: 1\n  residual operations:\n    0001-set_setting items.Echo.Operation.settings.Host.greeting',
+    );
   }, 120_000);
 
   it('refuses a destructive plan without --allow-destructive, and applies it with', async () => {
@@ -96,7 +100,9 @@ describe('cli plan options (IoP 4 spelling)', () => {
 
   it('lists bindings and queues as JSON, refuses to unbind a used class', async () => {
     const bindings = JSON.parse((await cli(['--bindings'])).stdout) as Array<{ class: string; used: number; used_by: unknown[] }>;
-    expect(bindings).toContainEqual(expect.objectContaining({ class: 'Echo.Operation', used: 1, used_by: [{ production: 'Echo.Production', item: 'Echo.Operation' }] }));
+    expect(bindings).toContainEqual(
+      expect.objectContaining({ class: 'Echo.Operation', used: 1, used_by: [{ production: 'Echo.Production', item: 'Echo.Operation' }] }),
+    );
     expect(JSON.parse((await cli(['--bindings', '--unused'])).stdout)).not.toContainEqual(expect.objectContaining({ class: 'Echo.Operation' }));
     const unbind = await cli(['--unbind', 'Echo.Operation']);
     expect(unbind.code).toBe(1);

@@ -165,7 +165,11 @@ describe('cli in remote mode', () => {
 
   it('-u, -r, -S and -k act on the running production and say so (the items they stop and start on stderr)', async () => {
     expect(await cli(['-u'])).toEqual({ code: 0, stdout: 'Production Echo.Production updated\n', stderr: '' });
-    expect(await cli(['-r'])).toEqual({ code: 0, stdout: 'Production Echo.Production restarted\n', stderr: 'Echo.Operation stopped\nEcho.Operation started\n' });
+    expect(await cli(['-r'])).toEqual({
+      code: 0,
+      stdout: 'Production Echo.Production restarted\n',
+      stderr: 'Echo.Operation stopped\nEcho.Operation started\n',
+    });
     expect(await cli(['-S'])).toEqual({ code: 0, stdout: 'Production Echo.Production stopped\n', stderr: 'Echo.Operation stopped\n' });
     expect(JSON.parse((await cli(['-x'])).stdout).Status).toBe('stopped');
     await cli(['-s', '-D']);

@@ -12,7 +12,7 @@ import { anyJson, closed, errorReply, namespaceBody, namespaceQuery, ok, route }
 const tag = 'Production changes';
 
 const definitionField = Type.Union([exportDefinition, Type.Record(Type.String(), anyJson)], {
-  description: "The desired definition: the export shape of GET /export, or IoP's form {\"<Name>\": {\"@Name\": …, \"Item\": […]}} (also keyed Production)",
+  description: 'The desired definition: the export shape of GET /export, or IoP\'s form {"<Name>": {"@Name": …, "Item": […]}} (also keyed Production)',
 });
 
 const issue = closed({
@@ -121,7 +121,9 @@ export const apply = route({
   summary: 'Store the desired definition, recording the one it replaces (one write), and update the production when it runs',
   querystring: namespaceQuery(),
   body: changeBody({
-    allow_destructive: Type.Optional(Type.Boolean({ description: 'Apply a plan with deletions, removed settings or routes, or replaced classes (default false: refused)' })),
+    allow_destructive: Type.Optional(
+      Type.Boolean({ description: 'Apply a plan with deletions, removed settings or routes, or replaced classes (default false: refused)' }),
+    ),
     source_fingerprint: Type.Optional(
       Type.String({ description: "The plan's source_fingerprint: refused (409) when the stored definition changed since the plan was made" }),
     ),
@@ -156,5 +158,8 @@ export const previous = route({
   tag,
   summary: 'The definition a rollback would restore (null when none is recorded)',
   querystring: namespaceQuery({ production: Type.String({ minLength: 1, description: 'Production name' }) }),
-  replies: { ...ok('The recorded definition', closed({ production: Type.String(), previous: Type.Union([exportDefinition, Type.Null()]) })), 404: { description: 'Unknown production', schema: errorReply } },
+  replies: {
+    ...ok('The recorded definition', closed({ production: Type.String(), previous: Type.Union([exportDefinition, Type.Null()]) })),
+    404: { description: 'Unknown production', schema: errorReply },
+  },
 });

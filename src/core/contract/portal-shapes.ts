@@ -59,7 +59,9 @@ const declaredSetting = closed({
   dataType: Type.Optional(Type.String({ description: 'IRIS datatype: Integer, Numeric, Boolean, String, Ens.DataType.ConfigName or a class name' })),
   category: Type.Optional(Type.String({ description: 'Basic, Connection, Info, Additional, Alerting, Dev or any text' })),
   required: Type.Optional(Type.Boolean()),
-  control: Type.Optional(Type.String({ description: 'IoP editor context, e.g. selector?context={Ens.ContextSearch/ProductionItems?targets=1&productionName=@productionId}' })),
+  control: Type.Optional(
+    Type.String({ description: 'IoP editor context, e.g. selector?context={Ens.ContextSearch/ProductionItems?targets=1&productionName=@productionId}' }),
+  ),
   isTarget: Type.Optional(Type.Boolean({ description: 'A target() setting: its value names items' })),
 });
 

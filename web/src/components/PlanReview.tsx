@@ -64,7 +64,8 @@ export function PlanReview({ draft, production, onApplied }: { draft: ExportJson
       {plan ? (
         <div>
           <p>
-            Plan <code>{plan.id.slice(0, 12)}</code> for {plan.production}: {plan.operations.length === 0 ? 'no changes' : `${plan.operations.length} operation(s)`}
+            Plan <code>{plan.id.slice(0, 12)}</code> for {plan.production}:{' '}
+            {plan.operations.length === 0 ? 'no changes' : `${plan.operations.length} operation(s)`}
             {destructive.length > 0 ? <span className="error-text"> — {destructive.length} destructive</span> : null}
           </p>
           {plan.operations.length > 0 ? (
