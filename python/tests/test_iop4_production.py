@@ -269,7 +269,7 @@ class SourceInferenceTest(unittest.TestCase):
         self.assertEqual((edges[('Poll', 'Sink')].origin, edges[('Poll', 'Sink')].interaction), ('inferred', 'async'))
         self.assertEqual(edges[('Relay', 'Sink')].interaction, 'sync')
         self.assertEqual(edges[('Relay', 'Sink')].metadata, {'source': 'Python source', 'detail': 'send_request_sync self.next_hop'})
-        self.assertIn('node_Relay <-- "(runtime) [inferred, sync]" --> node_Sink', prod.to_mermaid())
+        self.assertIn('node_Relay <-- "(runtime) | inferred | sync" --> node_Sink', prod.to_mermaid())
 
 
 if __name__ == '__main__':

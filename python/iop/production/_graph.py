@@ -117,25 +117,32 @@ class ProductionGraph:
             lines.append(f'  {ids[name]}["{_text(name)}<br/>(unresolved)"]')
         for first, second in zip(group_firsts, group_firsts[1:]):
             lines.append(f'  {first} ~~~ {second}')
-        grouped = {}
-        for edge in self.edges:
-            grouped.setdefault((edge.source_item, edge.target), []).append(edge)
-        for (source, target), edges in grouped.items():
-            label = ' | '.join(_edge_label(edge) for edge in edges)
-            arrow = '<--' if any(edge.interaction == 'sync' for edge in edges) else '--'
-            lines.append(f'  {ids[source]} {arrow} "{_text(label)}" --> {ids[target]}')
+        # One line per edge in a stable order (IoP 4.1.1): two routes between the same items stay two arrows.
+        ordered = sorted(self.edges, key=lambda e: (e.source_item, e.source_target_setting, e.target, e.origin, e.interaction))
+        for edge in ordered:
+            arrow = '<--' if edge.interaction == 'sync' else '--'
+            lines.append(f'  {ids[edge.source_item]} {arrow} "{_text(_edge_label(edge))}" --> {ids[edge.target]}')
+        if self.warnings:
+            lines.append('  %% Warnings:')
+            lines.extend(f'  %% - {_comment(warning)}' for warning in self.warnings)
         return '\n'.join(lines) + '\n'
 
 
 def _edge_label(edge):
+    """`setting | messages | origin | interaction`, leaving out what is the default (authored, request)."""
     parts = [edge.source_target_setting or '(runtime)']
-    messages = edge.metadata.get('message_types') if edge.metadata else None
+    metadata = edge.metadata or {}
+    messages = metadata.get('messages') or metadata.get('message_types') or metadata.get('accepted_messages')
+    if isinstance(messages, (list, tuple)):
+        messages = ', '.join(str(message) for message in messages if message)
+    messages = messages or metadata.get('message') or metadata.get('request')
     if messages:
-        parts.append(', '.join(str(message) for message in messages))
-    extras = [value for value, default in ((edge.origin, 'authored'), (edge.interaction, 'request')) if value != default]
-    if extras:
-        parts.append(f'[{", ".join(extras)}]')
-    return ' '.join(parts)
+        parts.append(str(messages))
+    if edge.origin != 'authored':
+        parts.append(edge.origin)
+    if edge.interaction not in ('', 'request'):
+        parts.append(edge.interaction)
+    return ' | '.join(parts)
 
 
 def _node_ids(names):
@@ -157,7 +164,7 @@ def _text(value):
 
 
 def _comment(value):
-    return str(value).replace('\n', ' ')
+    return str(value).replace('\r\n', ' ').replace('\n', ' ')
 
 
 def canonical(value):

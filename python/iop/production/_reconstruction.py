@@ -153,15 +153,20 @@ def _add_inferred_edges(production, metadata=None):
     metadata = metadata or {}
     for ref in production.items:
         reported = metadata.get(ref.name)
-        if reported is None:
+        discovered = reported is not None and [t for t in reported.get('connections') or [] if t not in _IGNORED_RUNTIME_TARGETS]
+        if reported is None or (reported.get('warnings') and not discovered):
+            # not asked, or the server's discovery failed for this item (its warnings say why): no reason to give
             extra = {}
-        elif not [t for t in reported.get('connections') or [] if t not in _IGNORED_RUNTIME_TARGETS]:
+        elif not discovered:
             extra = {'reason': 'runtime discovery returned no targets'}
         else:
             extra = {'reason': 'runtime discovery did not report this target setting'}
         for setting, value in ref.host_settings.items():
             targets = split_targets(value)
             if not targets or not all(target in names for target in targets) or setting.startswith('%'):
+                continue
+            if discovered and not setting.lower().endswith(('targetconfigname', 'targetconfignames')):
+                # the server reported this item's routes: only a TargetConfigName(s) it left out is still a route
                 continue
             if (ref.name, setting) in production._connections:
                 continue

@@ -200,6 +200,9 @@ def production_to_class(production):
             if item_routes:
                 rendered = ', '.join(f'Route({setting!r}, {targets[0]!r})' if len(targets) == 1 else f'Route({setting!r}, {tuple(targets)!r})' for setting, targets in item_routes)
                 arguments.append(f'routes=({rendered},)')
+            if item.component_class is None and str(item.class_name or '').startswith('Python.'):
+                lines.append('        # TODO: replace this proxy class name with the Python class object '
+                             'if this item should be registered automatically.')
             lines.append(f'        {_ITEM_TYPES[kind]}({", ".join(arguments)}),')
         lines.append('    )')
     lines += ['', '', f'PRODUCTIONS = [{class_name}()]']
