@@ -61,3 +61,47 @@ class ToClassTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class SourceInferenceTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+        self.cwd = os.getcwd()
+        os.chdir(self.folder.name)
+        self.addCleanup(os.chdir, self.cwd)
+
+    def write(self, name, text):
+        with open(os.path.join(self.folder.name, name), 'w', encoding='utf-8') as file:
+            file.write(text)
+
+    def edges(self, prod):
+        return {(e['source_item'], e['target']): e for e in prod.graph().to_dict()['edges']}
+
+    def test_objectscript_class_sends_literal_and_property_targets(self):
+        self.write('Router.cls', 'Class Demo.Router Extends Ens.BusinessProcess\n{\n'
+                   'Property Next As %String [ InitialExpression = "B" ];\n'
+                   'Method OnRequest(r) As %Status\n{\n Do ..SendRequestSync("A", r)\n Do ..SendRequestAsync(..Next, r)\n}\n}\n')
+        self.write('router.py', 'class Router:\n    def on_message(self, r):\n        return self.send_request_sync("C", r)\n')
+        prod = Production.from_dict(_export(*({'@Name': n, '@ClassName': f'Demo.{n}'} for n in ('Router', 'A', 'B', 'C'))))
+        edges = self.edges(prod)
+        self.assertEqual(sorted(edges), [('Router', 'A'), ('Router', 'B')])
+        self.assertEqual(edges[('Router', 'A')]['metadata'], {'source': 'ObjectScript source', 'detail': 'SendRequestSync literal'})
+        self.assertEqual(edges[('Router', 'B')]['interaction'], 'async')
+        self.assertEqual(edges[('Router', 'B')]['metadata']['detail'], 'SendRequestAsync ..Next')
+
+    def test_runtime_edge_learns_interaction_from_source(self):
+        self.write('Router.cls', 'Class Demo.Router Extends Ens.BusinessProcess\n{\nMethod M()\n{\n Do ..SendRequestSync("A", r)\n}\n}\n')
+        prod = Production.from_dict(_export({'@Name': 'Router', '@ClassName': 'Demo.Router'}, {'@Name': 'A', '@ClassName': 'Demo.A'}),
+                                    connections={'items': [{'item': 'Router', 'connections': ['A']}]})
+        [edge] = prod.graph().to_dict()['edges']
+        self.assertEqual((edge['origin'], edge['interaction']), ('runtime', 'sync'))
+        self.assertEqual(edge['metadata'], {'source': 'ObjectScript source', 'detail': 'SendRequestSync literal'})
+
+    def test_iop_flag_finds_python_class_by_name(self):
+        os.mkdir('bs')
+        self.write(os.path.join('bs', 'reddit.py'), 'class Reddit:\n    def on_poll(self):\n        self.send_request_sync("Filter", 1)\n')
+        export = _export({'@Name': 'R', '@ClassName': 'Python.bs.reddit.Reddit'}, {'@Name': 'Filter', '@ClassName': 'Demo.F'})
+        self.assertEqual(Production.from_dict(export).graph().to_dict()['edges'], [])
+        prod = Production.from_dict(export, connections={'items': [{'item': 'R', 'iop': True, 'connections': []}]})
+        self.assertEqual(self.edges(prod)[('R', 'Filter')]['metadata'], {'source': 'Python source', 'detail': 'send_request_sync literal'})
