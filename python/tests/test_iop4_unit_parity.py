@@ -105,3 +105,39 @@ class SourceInferenceTest(unittest.TestCase):
         self.assertEqual(Production.from_dict(export).graph().to_dict()['edges'], [])
         prod = Production.from_dict(export, connections={'items': [{'item': 'R', 'iop': True, 'connections': []}]})
         self.assertEqual(self.edges(prod)[('R', 'Filter')]['metadata'], {'source': 'Python source', 'detail': 'send_request_sync literal'})
+
+
+class SetProductionsSettingsTest(unittest.TestCase):
+    """set_productions_settings goes through the module's register_component / register_production_definition
+    (IoP 4.1.1's seams), registering each class once and never changing a legacy dict it was given."""
+
+    def run_settings(self, productions, root):
+        from unittest import mock
+
+        from iop.migration import utils
+
+        with mock.patch.object(utils, 'register_component') as component, \
+                mock.patch.object(utils, 'register_production_definition') as definition:
+            utils.set_productions_settings(productions, root)
+        return component, definition
+
+    def test_shared_class_registered_once_and_legacy_dict_untouched(self):
+        import copy
+
+        from tests.iop4_fixtures.components import OrderOperation
+
+        prod = Production('Object.Production')
+        prod.operation('A', OrderOperation, class_name='Python.Shared')
+        prod.operation('B', OrderOperation, class_name='Python.Shared')
+        legacy = {'Legacy.Production': {'Item': [{'@Name': 'L', '@ClassName': OrderOperation}]}}
+        original = copy.deepcopy(legacy)
+        component, definition = self.run_settings([legacy, prod], '/tmp/root')
+        self.assertEqual(legacy, original)
+        calls = [c.args for c in component.call_args_list]
+        self.assertEqual(calls[0][:4], (OrderOperation.__module__, 'OrderOperation', '/tmp/root', 1))
+        self.assertEqual(calls[1], (OrderOperation.__module__, 'OrderOperation', '/tmp/root', 1, 'Python.Shared'))
+        self.assertEqual(len(calls), 2)
+        stored = definition.call_args_list[0].args
+        self.assertEqual(stored[0], 'Legacy.Production')
+        self.assertEqual(stored[1]['Legacy.Production']['Item'][0]['@ClassName'], calls[0][4])
+        self.assertEqual(definition.call_args_list[1].args[0], 'Object.Production')

@@ -5,9 +5,11 @@ IoP writes IRIS proxy classes; Conveyor records class bindings in its store, and
 settings.py migration. So registering classes here writes a small generated settings file and asks the
 director to migrate it in place (the local home's server over its socket).
 """
+import copy
 import functools
 import json
 import os
+import sys
 import warnings
 
 from ..runtime.director import default_director
@@ -246,19 +248,50 @@ def _register_settings_bindings(bindings):
 
 
 def set_productions_settings(production_list, root_path=None, persistent_registry=None, strict_production_validation=False):
+    """Stores each production of a settings file's PRODUCTIONS: DSL objects (validated, their classes registered
+    once each through register_component) and IoP's legacy dicts (an item's class object is registered the same
+    way and replaced by its name in a copy: the caller's dict is left as it was)."""
     from ..production import Production
 
     if not isinstance(production_list, (list, tuple)):
         raise ValueError('PRODUCTIONS must be a list.')
+    registered = set()
+
+    def register(component_class, name):
+        if name not in registered:
+            registered.add(name)
+            register_component(component_class.__module__, component_class.__qualname__, _class_root(component_class, root_path), 1, name)
+
     for entry in production_list:
         if isinstance(entry, Production):
             entry.validate(strict=strict_production_validation)
-            entry.sync(root_path=root_path)
+            for ref in entry.component_registrations():
+                register(ref.component_class, ref.class_name)
+            for ref in entry.adapter_registrations():
+                register(ref.adapter_class, ref.adapter_class_name)
+            register_production_definition(entry.name, entry.to_dict())
         elif isinstance(entry, dict) and entry:
             name = next(iter(entry))
+            entry = copy.deepcopy(entry)
+            body = entry[name] if isinstance(entry[name], dict) else {}
+            items = body.get('Item')
+            for item in items if isinstance(items, list) else [items] if isinstance(items, dict) else []:
+                component_class = item.get('@ClassName')
+                if isinstance(component_class, type):
+                    item['@ClassName'] = f'Python.{component_class.__module__}.{component_class.__qualname__}'.replace('_', '')
+                    register(component_class, item['@ClassName'])
             register_production_definition(name, entry)
         else:
             raise ValueError('Each PRODUCTION entry must be a non-empty dict.')
+
+
+def _class_root(component_class, root_path):
+    """The folder a class's module is imported from: root_path when given, else the module's import root."""
+    from ..production._runtime import _import_root
+
+    if root_path:
+        return os.path.abspath(root_path)
+    return _import_root(sys.modules.get(component_class.__module__), component_class.__module__)
 
 
 def dict_to_xml(data):
