@@ -80,11 +80,34 @@ def _production(name, body, root, bindings):
     for key, field in _PRODUCTION_FIELDS.items():
         if key in body:
             definition[field] = text(body[key])
+    production_settings = body.get('Setting') or []
+    if isinstance(production_settings, dict):
+        production_settings = [production_settings]
+    definition['settings'] = _production_settings(production_settings)
     items = body.get('Item') or []
     if isinstance(items, dict):
         items = [items]
     definition['items'] = [_item(index, item, root, bindings) for index, item in enumerate(items)]
     return definition
+
+
+def _production_settings(settings):
+    """Production-level Settings (ShutdownTimeout, UpdateTimeout, AlertNotification…): no @Target, or
+    @Target Production as IRIS writes it; each name once."""
+    result = []
+    seen = set()
+    for setting in settings:
+        if not isinstance(setting, dict) or not setting.get('@Name'):
+            raise EntryError('each production-level Setting needs @Name and #text')
+        name = text(setting['@Name'])
+        target = setting.get('@Target', 'Production')
+        if target not in ('Production', ''):
+            raise EntryError(f'production-level Setting {name!r} has @Target {target!r}; use Production or leave it out')
+        if name in seen:
+            raise EntryError(f'production-level Setting {name!r} is given twice')
+        seen.add(name)
+        result.append({'name': name, 'value': text(setting.get('#text'))})
+    return result
 
 
 def _item(index, item, root, bindings):

@@ -6,7 +6,7 @@
 import type { ExportJson, ListRecordJson, LogEntryJson } from '../core/contract/production-shapes.ts';
 import { testBodyLimit } from '../core/contract/spec-routes.ts';
 import type { LogEntry } from '../core/log.ts';
-import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
+import { productionSettingsOf, type ProductionDefinition, type ReportedStatus } from '../core/production.ts';
 import { formatTimestamp } from '../core/time.ts';
 import type { ProductionSummary } from '../engine/namespace-operations.ts';
 
@@ -61,7 +61,14 @@ export function exportJson(definition: ProductionDefinition): ExportJson {
       schedule: item.schedule,
       settings: item.settings.map(({ target, name, value }) => ({ target, name, value })),
     })),
+    ...productionSettingsJson(definition),
   };
+}
+
+/** The export's `settings` member: absent when the production has no production-level settings. */
+function productionSettingsJson(definition: ProductionDefinition): Pick<ExportJson, 'settings'> {
+  const settings = productionSettingsOf(definition);
+  return settings.length === 0 ? {} : { settings: settings.map(({ name, value }) => ({ name, value })) };
 }
 
 export interface TestReplyJson {

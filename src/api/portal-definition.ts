@@ -4,7 +4,14 @@
  * item's category, which the export shape does not carry, is kept from the stored definition.
  */
 import { ConveyorError } from '../core/errors.ts';
-import type { ItemDefinition, ItemSetting, ProductionDefinition } from '../core/production.ts';
+import {
+  productionSettingsOf,
+  withProductionSettings,
+  type ItemDefinition,
+  type ItemSetting,
+  type ProductionDefinition,
+  type ProductionSetting,
+} from '../core/production.ts';
 import { describe } from './request-input.ts';
 
 type Json = Record<string, unknown>;
@@ -54,6 +61,22 @@ function settingsOf(object: Json, where: string): ItemSetting[] {
   });
 }
 
+/** Production-level settings; absent keeps the stored ones (an editor that does not show them loses none). */
+function productionSettingsFrom(root: Json, existing: ProductionDefinition | null): ProductionSetting[] {
+  if (root.settings === undefined) return existing === null ? [] : productionSettingsOf(existing);
+  if (!Array.isArray(root.settings)) fail('definition', `settings must be an array, not ${describe(root.settings)}`);
+  const seen = new Set<string>();
+  return root.settings.map((entry, index) => {
+    const at = `definition setting ${index + 1}`;
+    const setting = asObject(entry, at);
+    const name = text(setting, 'name', at);
+    if (name.trim() === '') fail(at, 'name must not be empty');
+    if (seen.has(name)) fail(at, `the setting ${name} is given twice`);
+    seen.add(name);
+    return { name, value: text(setting, 'value', at, '') };
+  });
+}
+
 export function definitionFromJson(value: unknown, existing: ProductionDefinition | null): ProductionDefinition {
   const root = asObject(value, 'definition');
   const name = text(root, 'name', 'definition');
@@ -90,5 +113,6 @@ export function definitionFromJson(value: unknown, existing: ProductionDefinitio
     logGeneralTraceEvents: flag(root, 'log_trace_events', 'definition', false),
     actorPoolSize: count(root, 'actor_pool_size', 'definition', 2, 0),
     items,
+    ...withProductionSettings(productionSettingsFrom(root, existing)),
   };
 }

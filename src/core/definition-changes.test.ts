@@ -71,6 +71,29 @@ describe('diffDefinitions and planOperations (IoP 4 diff and plan)', () => {
     ]);
   });
 
+  it("diffs production-level settings under IoP 4's field names, an absent known one as its default", () => {
+    const before = { ...current, settings: [{ name: 'UpdateTimeout', value: '20' }] };
+    const desired = {
+      ...current,
+      settings: [
+        { name: 'ShutdownTimeout', value: '300' },
+        { name: 'Custom', value: 'x' },
+      ],
+    };
+    const changes = diffDefinitions(before, desired);
+    expect(changes).toEqual([
+      { action: 'change', kind: 'production', path: 'production.shutdown_timeout', before: '120', after: '300' },
+      { action: 'change', kind: 'production', path: 'production.update_timeout', before: '20', after: '10' },
+      { action: 'change', kind: 'production', path: 'production.Setting.Custom', after: 'x' },
+    ]);
+    expect(planOperations(changes).map((op) => [op.op_type, op.risk])).toEqual([
+      ['set_production_field', 'safe'],
+      ['set_production_field', 'safe'],
+      ['set_production_field', 'safe'],
+    ]);
+    expect(diffDefinitions(current, { ...current, settings: [{ name: 'ShutdownTimeout', value: '120' }] })).toEqual([]);
+  });
+
   it('plans a new production as its items added', () => {
     expect(planOperations(diffDefinitions(null, current)).map((op) => op.op_type)).toEqual(['add_item', 'add_item', 'add_item', 'set_route_setting']);
   });

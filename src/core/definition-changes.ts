@@ -6,7 +6,7 @@
  * item's `TargetConfigName(s)` Host settings, compared as sorted target lists.
  * Pure (no `node:` imports): the portal shows the same plan the server applies.
  */
-import type { ItemDefinition, ProductionDefinition } from './production.ts';
+import { productionSettingsOf, type ItemDefinition, type ProductionDefinition } from './production.ts';
 
 export type ChangeAction = 'add' | 'remove' | 'change';
 export type ChangeKind = 'production' | 'item' | 'setting' | 'connection';
@@ -49,6 +49,35 @@ const productionFields = [
   ['log_general_trace_events', (d: ProductionDefinition) => d.logGeneralTraceEvents],
   ['actor_pool_size', (d: ProductionDefinition) => d.actorPoolSize],
 ] as const;
+
+/** IoP 4's production-level fields: IRIS setting name → (DSL field, default text when the setting is absent). */
+const productionSettingFields = new Map([
+  ['ShutdownTimeout', ['shutdown_timeout', '120']],
+  ['UpdateTimeout', ['update_timeout', '10']],
+  ['AlertNotificationManager', ['alert_notification_manager', '']],
+  ['AlertNotificationOperation', ['alert_notification_operation', '']],
+  ['AlertNotificationRecipients', ['alert_notification_recipients', '']],
+  ['AlertActionWindow', ['alert_action_window', '60']],
+]);
+
+/**
+ * Changes of production-level settings as IoP 4 names them: `production.<field>` with the default standing
+ * in for an absent known setting; a name IoP does not model is `production.Setting.<Name>`.
+ */
+function productionSettingChanges(current: ProductionDefinition, desired: ProductionDefinition): DefinitionChange[] {
+  const was = new Map(productionSettingsOf(current).map(({ name, value }) => [name, value]));
+  const now = new Map(productionSettingsOf(desired).map(({ name, value }) => [name, value]));
+  const changes: DefinitionChange[] = [];
+  for (const name of new Set([...productionSettingFields.keys(), ...was.keys(), ...now.keys()])) {
+    const known = productionSettingFields.get(name);
+    const before = was.get(name) ?? known?.[1];
+    const after = now.get(name) ?? known?.[1];
+    if (before === after) continue;
+    const path = known === undefined ? `production.Setting.${name}` : `production.${known[0]}`;
+    changes.push({ action: 'change', kind: 'production', path, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) });
+  }
+  return changes;
+}
 
 const itemFields = [
   ['class_name', (i: ItemDefinition) => i.classname],
@@ -100,6 +129,7 @@ export function diffDefinitions(current: ProductionDefinition | null, desired: P
       if (read(current) !== read(desired))
         changes.push({ action: 'change', kind: 'production', path: `production.${field}`, before: read(current), after: read(desired) });
     }
+    changes.push(...productionSettingChanges(current, desired));
   }
   const before = new Map((current?.items ?? []).map((item) => [item.name, item]));
   const after = new Map(desired.items.map((item) => [item.name, item]));

@@ -78,6 +78,41 @@ describe("IoP's export form", () => {
     expect(definitionFromIopExport(cliForm)).toEqual(definition);
   });
 
+  it('writes production-level settings as IoP 4 does and reads them back, with or without IRIS\'s Target="Production"', () => {
+    const definition = production([newItem('A', 'Python.A')]);
+    definition.settings = [
+      { name: 'ShutdownTimeout', value: '300' },
+      { name: 'AlertNotificationRecipients', value: 'ops@example.com' },
+    ];
+    const exported = iopExport(definition);
+    expect(exported['Demo.Production']?.Setting).toEqual([
+      { '@Name': 'ShutdownTimeout', '#text': '300' },
+      { '@Name': 'AlertNotificationRecipients', '#text': 'ops@example.com' },
+    ]);
+    expect(definitionFromIopExport(exported)).toEqual(definition);
+    const fromIris = definitionFromIopExport({ P: { '@Name': 'P', Setting: { '@Target': 'Production', '@Name': 'UpdateTimeout', '#text': '20' } } });
+    expect(fromIris.settings).toEqual([{ name: 'UpdateTimeout', value: '20' }]);
+    expect(iopExport(production([]))['Demo.Production']).not.toHaveProperty('Setting');
+  });
+
+  it('refuses a production-level setting with an item target, no name, or given twice', () => {
+    expect(() => definitionFromIopExport({ P: { '@Name': 'P', Setting: { '@Target': 'Host', '@Name': 'ShutdownTimeout', '#text': '1' } } })).toThrow(
+      /production P setting 1: @Target of a production-level setting must be Production or absent, not "Host"/,
+    );
+    expect(() => definitionFromIopExport({ P: { '@Name': 'P', Setting: { '#text': '1' } } })).toThrow(/production P setting 1: @Name must not be empty/);
+    expect(() =>
+      definitionFromIopExport({
+        P: {
+          '@Name': 'P',
+          Setting: [
+            { '@Name': 'UpdateTimeout', '#text': '1' },
+            { '@Name': 'UpdateTimeout', '#text': '2' },
+          ],
+        },
+      }),
+    ).toThrow(/production P setting 2: the setting UpdateTimeout is given twice/);
+  });
+
   it('reads IRIS-style 1/0 flags and fills the defaults of absent attributes', () => {
     const read = definitionFromIopExport({ P: { '@Name': 'P', Item: { '@Name': 'I', '@ClassName': 'Python.I', '@Enabled': '0' } } });
     expect(read).toEqual({

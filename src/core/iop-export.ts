@@ -8,7 +8,14 @@
  * `{"Production": …}` key of the spec's CLI export.
  */
 import { ConveyorError } from './errors.ts';
-import type { ItemDefinition, ItemSetting, ProductionDefinition } from './production.ts';
+import {
+  productionSettingsOf,
+  withProductionSettings,
+  type ItemDefinition,
+  type ItemSetting,
+  type ProductionDefinition,
+  type ProductionSetting,
+} from './production.ts';
 
 export interface IopSetting {
   '@Target': string;
@@ -29,12 +36,19 @@ export interface IopItem {
   Setting?: IopSetting | IopSetting[];
 }
 
+/** A production-level setting as IoP 4 writes it (no `@Target`; IRIS may write `Target="Production"`). */
+export interface IopProductionSetting {
+  '@Name': string;
+  '#text': string;
+}
+
 export interface IopProduction {
   '@Name': string;
   '@TestingEnabled': string;
   '@LogGeneralTraceEvents': string;
   Description: string;
   ActorPoolSize: string;
+  Setting?: IopProductionSetting | IopProductionSetting[];
   Item?: IopItem | IopItem[];
 }
 
@@ -62,6 +76,7 @@ function iopItem(item: ItemDefinition): IopItem {
 
 export function iopExport(definition: ProductionDefinition): Record<string, IopProduction> {
   const items = repeated(definition.items.map(iopItem));
+  const settings = repeated(productionSettingsOf(definition).map(({ name, value }) => ({ '@Name': name, '#text': value })));
   return {
     [definition.name]: {
       '@Name': definition.name,
@@ -69,6 +84,7 @@ export function iopExport(definition: ProductionDefinition): Record<string, IopP
       '@LogGeneralTraceEvents': String(definition.logGeneralTraceEvents),
       Description: definition.description,
       ActorPoolSize: String(definition.actorPoolSize),
+      ...(settings === undefined ? {} : { Setting: settings }),
       ...(items === undefined ? {} : { Item: items }),
     },
   };
@@ -123,6 +139,21 @@ function settingOf(raw: Json, where: string): ItemSetting {
   return { target, name, value: textOf(raw, '#text', where) };
 }
 
+/** Production-level settings: `@Target` absent or `Production`; a name given twice is refused (one value each). */
+function productionSettingsFrom(value: unknown, where: string): ProductionSetting[] {
+  const seen = new Set<string>();
+  return listOf(value, `${where} setting`).map((raw, index) => {
+    const at = `${where} setting ${index + 1}`;
+    const target = textOf(raw, '@Target', at, 'Production');
+    if (target !== 'Production' && target !== '') fail(at, `@Target of a production-level setting must be Production or absent, not ${JSON.stringify(target)}`);
+    const name = textOf(raw, '@Name', at);
+    if (name.trim() === '') fail(at, '@Name must not be empty');
+    if (seen.has(name)) fail(at, `the setting ${name} is given twice`);
+    seen.add(name);
+    return { name, value: textOf(raw, '#text', at) };
+  });
+}
+
 /** True when a value is a production in IoP's export form (`{"<Name>": {"@Name": …}}` or `{"Production": …}`). */
 export function isIopExport(value: unknown): value is Record<string, Json> {
   if (!isObject(value)) return false;
@@ -163,5 +194,6 @@ export function definitionFromIopExport(value: Readonly<Record<string, object>>)
     logGeneralTraceEvents: flagOf(production, '@LogGeneralTraceEvents', where, false),
     actorPoolSize: countOf(production, 'ActorPoolSize', where, 2),
     items,
+    ...withProductionSettings(productionSettingsFrom(production['Setting'], where)),
   };
 }

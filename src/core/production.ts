@@ -23,6 +23,16 @@ export interface ItemDefinition {
   settings: ItemSetting[];
 }
 
+/**
+ * A production-level setting (IRIS's `<Setting Name="ShutdownTimeout">` directly under `<Production>`:
+ * ShutdownTimeout, UpdateTimeout, AlertNotificationManager/Operation/Recipients, AlertActionWindow).
+ * Kept as IoP writes it, the value as text, in the order given.
+ */
+export interface ProductionSetting {
+  name: string;
+  value: string;
+}
+
 export interface ProductionDefinition {
   name: string;
   description: string;
@@ -30,6 +40,29 @@ export interface ProductionDefinition {
   logGeneralTraceEvents: boolean;
   actorPoolSize: number;
   items: ItemDefinition[];
+  /**
+   * Production-level settings. Optional so that definitions stored before they were kept (JSON without
+   * the field) read back unchanged, with none: absent and empty mean the same.
+   */
+  settings?: ProductionSetting[];
+}
+
+/** The production-level settings of a definition (none when the stored JSON predates them). */
+export function productionSettingsOf(definition: ProductionDefinition): ProductionSetting[] {
+  return definition.settings ?? [];
+}
+
+/** The `settings` member of a definition: left out when there are none, so such definitions stay as before. */
+export function withProductionSettings(settings: ProductionSetting[]): Pick<ProductionDefinition, 'settings'> {
+  return settings.length === 0 ? {} : { settings };
+}
+
+/** A production-level setting's value as a whole number of seconds, or undefined when absent or not one. */
+export function productionSecondsOf(definition: ProductionDefinition, name: string): number | undefined {
+  const setting = productionSettingsOf(definition).find((entry) => entry.name === name);
+  if (setting === undefined) return undefined;
+  const seconds = Number(setting.value.trim());
+  return setting.value.trim() !== '' && Number.isInteger(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /** Lifecycle states of a production in a namespace (architecture §4). */

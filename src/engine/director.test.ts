@@ -153,6 +153,19 @@ describe('Director', () => {
     expect((await store.messages.get('USER', sent.message.id))?.status).toBe('queued');
   });
 
+  it("a production's own ShutdownTimeout (seconds) is its stop limit, ahead of the server's", async () => {
+    classes.set('Hang', { kind: 'operation', hang: { message: true, stop: true } });
+    const d = await directorFor([newItem('Stuck', 'Hang')], { stopTimeoutMs: 300_000, graceMs: 60_000 });
+    await store.productions.put('USER', newProduction('Test.P', [newItem('Stuck', 'Hang')], { settings: [{ name: 'ShutdownTimeout', value: '1' }] }));
+    await d.start('Test.P');
+    const sent = await d.running!.send({ source: 'Tester', parentId: null, sessionId: null }, 'Stuck', ping, { responseRequired: false, description: '' });
+    await sent.accepted;
+    await eventually(() => d.running?.requireHost('Stuck').isHandling(sent.message.id) || undefined, 'the message to be in flight');
+    await d.stop();
+    expect(await logTexts()).toContainEqual(expect.stringMatching(/did not stop within 1000 ms; killing it/));
+    expect(d.reportedStatus()).toBe('suspended');
+  });
+
   it('a test call waits for its reply outside the command order: stop answers and releases it', async () => {
     classes.set('Hang', { kind: 'operation', hang: { message: true } });
     const d = await directorFor([newItem('Stuck', 'Hang')]);

@@ -15,7 +15,7 @@
 import type { Reply } from '../core/component.ts';
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
-import type { ProductionState, ReportedStatus } from '../core/production.ts';
+import { productionSecondsOf, type ProductionState, type ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
 import type { ControlOp, Coordinator } from './coordinator.ts';
 import type { Resolver } from './component-resolver.ts';
@@ -411,7 +411,13 @@ export class Director {
     await this.startLocal(running.name);
   }
 
+  /**
+   * The live production's own ShutdownTimeout (a production-level setting, in seconds, as IRIS reads it)
+   * when it has one; else the server's limit.
+   */
   private get stopTimeoutMs(): number {
+    const own = this.live === null ? undefined : productionSecondsOf(this.live.definition, 'ShutdownTimeout');
+    if (own !== undefined) return own * 1000;
     return this.options.stopTimeoutMs ?? this.options.drainTimeoutMs + 2 * this.options.graceMs + 5_000;
   }
 

@@ -63,7 +63,14 @@ export const exportItem = closed({
 });
 export type ExportItemJson = Static<typeof exportItem>;
 
-/** The production definition of `GET /export`. */
+/** A production-level setting (ShutdownTimeout, UpdateTimeout, AlertNotification…, AlertActionWindow). */
+export const exportProductionSetting = closed({ name: Type.String(), value: Type.String() });
+
+/**
+ * The production definition of `GET /export`. `settings` (production-level settings) is Conveyor's
+ * addition to the spec's shape: present only when the production has some, so the spec's fields and
+ * every definition without them read exactly as the spec shows.
+ */
 export const exportDefinition = closed({
   name: Type.String(),
   description: Type.String(),
@@ -71,10 +78,12 @@ export const exportDefinition = closed({
   log_trace_events: Type.Boolean(),
   actor_pool_size: Type.Integer(),
   items: Type.Array(exportItem),
+  settings: Type.Optional(Type.Array(exportProductionSetting)),
 });
 export type ExportJson = Static<typeof exportDefinition>;
 
 const iopSetting = closed({ '@Target': Type.String(), '@Name': Type.String(), '#text': Type.String() });
+const iopProductionSetting = closed({ '@Name': Type.String(), '#text': Type.String() });
 const iopItem = closed({
   '@Name': Type.String(),
   '@Category': Type.String(),
@@ -100,6 +109,7 @@ export const iopExportDefinition = Type.Record(
     '@LogGeneralTraceEvents': Type.String(),
     Description: Type.String(),
     ActorPoolSize: Type.String(),
+    Setting: Type.Optional(Type.Union([Type.Array(iopProductionSetting), iopProductionSetting])),
     Item: Type.Optional(Type.Union([Type.Array(iopItem), iopItem])),
   }),
   { description: "IoP's export form (server setting exportFormat: iop)" },

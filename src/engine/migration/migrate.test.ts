@@ -210,6 +210,40 @@ describe('migrateSettings: missing sections and errors', () => {
     expect((await failure(noClass)).message).toBe(`${noClass}: PRODUCTIONS[0] (A.B): item 'X' has no @ClassName`);
   });
 
+  it('stores production-level settings of a dict production and of an IoP 4 Production object', async () => {
+    const path = settingsFolder({
+      'settings.py': [
+        'from iop import Production',
+        "PRODUCTIONS = [{'A.Dict': {'Setting': [{'@Target': 'Production', '@Name': 'ShutdownTimeout', '#text': 300},",
+        "                                       {'@Name': 'AlertNotificationRecipients', '#text': 'ops@example.com'}]}},",
+        "               Production('A.Dsl', update_timeout=30, alert_action_window=90)]",
+        '',
+      ].join('\n'),
+    });
+    await migrateSettings(store, 'USER', path);
+    expect((await store.productions.get('USER', 'A.Dict'))?.definition.settings).toEqual([
+      { name: 'ShutdownTimeout', value: '300' },
+      { name: 'AlertNotificationRecipients', value: 'ops@example.com' },
+    ]);
+    expect((await store.productions.get('USER', 'A.Dsl'))?.definition.settings).toEqual([
+      { name: 'UpdateTimeout', value: '30' },
+      { name: 'AlertActionWindow', value: '90' },
+    ]);
+  });
+
+  it('rejects a production-level setting with an item target or given twice', async () => {
+    const hostTarget = settingsFolder({
+      'settings.py': "PRODUCTIONS = [{'A.B': {'Setting': {'@Target': 'Host', '@Name': 'ShutdownTimeout', '#text': '1'}}}]\n",
+    });
+    expect((await failure(hostTarget)).message).toBe(
+      `${hostTarget}: PRODUCTIONS[0] (A.B): production-level Setting 'ShutdownTimeout' has @Target 'Host'; use Production or leave it out`,
+    );
+    const twice = settingsFolder({
+      'settings.py': "PRODUCTIONS = [{'A.B': {'Setting': [{'@Name': 'UpdateTimeout', '#text': '1'}, {'@Name': 'UpdateTimeout', '#text': '2'}]}}]\n",
+    });
+    expect((await failure(twice)).message).toBe(`${twice}: PRODUCTIONS[0] (A.B): production-level Setting 'UpdateTimeout' is given twice`);
+  });
+
   it('rejects attribute text that is not a boolean', async () => {
     const path = settingsFolder({ 'settings.py': "PRODUCTIONS = [{'A.B': {'Item': [{'@Name': 'X', '@ClassName': 'Y', '@Enabled': 'maybe'}]}}]\n" });
     expect((await failure(path)).message).toBe(`${path}: PRODUCTIONS[0] (A.B) item X @Enabled: 'maybe' is not a boolean (use true/false or 1/0)`);

@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ClassBinding } from '../../core/components.ts';
 import { ConveyorError } from '../../core/errors.ts';
-import { newItem, newProduction, type ItemDefinition, type ProductionDefinition } from '../../core/production.ts';
+import { newItem, newProduction, withProductionSettings, type ItemDefinition, type ProductionDefinition } from '../../core/production.ts';
 import type { MigrationRegistrations, Store } from '../../store/store.ts';
 import { defaultInterpreter } from '../../bridge/index.ts';
 import type { MigrationReport } from '../namespace-operations.ts';
@@ -75,6 +75,7 @@ function toDefinition(file: string, index: number, source: ScriptProduction): Pr
     logGeneralTraceEvents: parseBoolean(source.logGeneralTraceEvents, defaults.logGeneralTraceEvents, `${where} @LogGeneralTraceEvents`),
     actorPoolSize: parseCount(source.actorPoolSize, defaults.actorPoolSize, `${where} ActorPoolSize`),
     items: source.items.map((item) => toItem(`${where} item ${item.name}`, item)),
+    ...withProductionSettings(source.settings),
   };
 }
 

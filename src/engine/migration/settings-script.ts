@@ -26,6 +26,8 @@ export interface ScriptProduction {
   logGeneralTraceEvents?: string;
   description?: string;
   actorPoolSize?: string;
+  /** Production-level settings (python/conveyor_migrate/productions.py checks them). */
+  settings: Array<{ name: string; value: string }>;
   items: ScriptItem[];
 }
 

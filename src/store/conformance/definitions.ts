@@ -67,6 +67,23 @@ export function describeDefinitions(h: Harness): void {
       expect(await store.productions.get('USER', 'Missing')).toBeNull();
     });
 
+    it('keeps production-level settings with the definition; a definition without them replaces them and reads with none', async () => {
+      const store = h.store();
+      const withSettings = {
+        ...definition,
+        settings: [
+          { name: 'ShutdownTimeout', value: '300' },
+          { name: 'AlertNotificationRecipients', value: 'ops@example.com, ünïcödé' },
+        ],
+      };
+      await store.productions.put('USER', withSettings);
+      expect((await store.productions.get('USER', definition.name))?.definition).toEqual(withSettings);
+      await store.productions.put('USER', definition);
+      const replaced = (await store.productions.get('USER', definition.name))?.definition;
+      expect(replaced).toEqual(definition);
+      expect(replaced).not.toHaveProperty('settings');
+    });
+
     it('keeps state, times and auto-start when the definition is replaced', async () => {
       const store = h.store();
       await store.productions.put('USER', definition);
