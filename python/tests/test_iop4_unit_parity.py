@@ -141,3 +141,21 @@ class SetProductionsSettingsTest(unittest.TestCase):
         self.assertEqual(stored[0], 'Legacy.Production')
         self.assertEqual(stored[1]['Legacy.Production']['Item'][0]['@ClassName'], calls[0][4])
         self.assertEqual(definition.call_args_list[1].args[0], 'Object.Production')
+
+
+class ProductionTestBodyTest(unittest.TestCase):
+    def test_message_goes_to_the_director_as_json_text(self):
+        import json
+        from unittest import mock
+
+        from tests.iop4_fixtures.components import Order, OrderOperation
+
+        director = mock.MagicMock()
+        director.status_production.return_value = {'Production': 'T.P', 'Status': 'running'}
+        director.test_component.return_value = 'ok'
+        prod = Production('T.P', director=director)
+        prod.operation('Out', OrderOperation)
+        self.assertEqual(prod.test('Out', Order(order_id='7', quantity=2)), 'ok')
+        args, kwargs = director.test_component.call_args
+        self.assertEqual((args[0], kwargs['message'], kwargs['classname']), ('Out', None, f'{Order.__module__}.Order'))
+        self.assertEqual(json.loads(kwargs['body']), {'order_id': '7', 'quantity': 2})

@@ -1,5 +1,6 @@
 """Runtime helpers of a Production (start, stop, status, queues, test, component control) and the
 director choice: explicit, else remote when IOP_URL / IOP_SETTINGS ask for it, else the local home."""
+import json
 import os
 import sys
 import tempfile
@@ -152,6 +153,7 @@ def test_component(self, target, message=None, classname=None, body=None):
         classname, body = message_to_classname_body(message)
         if classname is not None:
             message = None
+            body = json.dumps(body)  # IoP's directors take the body as JSON text (the spec's /test accepts both)
     return director.test_component(name, message=message, classname=classname, body=body)
 
 
