@@ -10,6 +10,7 @@ item name; the process unwraps it and calls `on_document(source, doc)`. `Start` 
 `stop_private_session()`) its `on_private_session_stopped(source, 0, attached)`. What the process sends
 back to the duplex item are ordinary requests: they reach its `on_message`.
 """
+import inspect
 import json
 
 import iris
@@ -125,13 +126,24 @@ class _DuplexProcessSide:
 
 
 def _define_classes():
-    from ._components import BusinessOperation, BusinessProcess, BusinessService
+    from ._components import BusinessOperation, BusinessProcess, BusinessService, _accepting_optional_input
 
     class DuplexService(_DuplexHost, BusinessService):
         pass
 
     class DuplexOperation(_DuplexHost, BusinessOperation):
-        pass
+        """An operation with an inbound side: with an inbound adapter type (`Ens.InboundAdapter`, or a
+        Python InboundAdapter whose on_task calls `business_host.ProcessInput`), the engine calls
+        `on_process_input(None)` every CallInterval between its messages, as IRIS polls a business duplex."""
+
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            own = cls.__dict__.get('on_process_input')
+            if inspect.isfunction(own):
+                cls.on_process_input = _accepting_optional_input(own)
+
+        def on_process_input(self, message_input=None):
+            return None
 
     class DuplexProcess(_DuplexProcessSide, BusinessProcess):
         pass

@@ -8,6 +8,7 @@ import iris
 from conveyor_host.host import WorkerHost
 from iop import BusinessOperation, BusinessService, _runtime, PollingBusinessService, handler
 from iop._dispatch import dispatch_table, find_handler
+from iop._components import adapter_type_of
 
 from tests.iop4_fixtures import duplex
 from tests.iop4_fixtures.components import Order, OrderOperation, Receipt
@@ -174,6 +175,36 @@ class DuplexSessionTest(unittest.TestCase):
         self.assertEqual(self.engine.read()['t'], 'result')
         self.assertEqual(duplex.EVENTS, [('process started', 'DocumentService', 0), ('document', 'DocumentService', 'hello'),
                                          ('process stopped', 'DocumentService', 0)])
+
+    def test_a_polled_duplex_operation_sends_into_its_session_between_its_messages(self):
+        self.init('PolledDuplexOperation', {'DuplexTargetConfigName': 'DocumentProcess'})
+        self.engine.write({'t': 'invoke', 'id': 2, 'hook': 'process_input', 'call': 5, 'args': {'input': None}})
+        ops = self.answer_ops(2)
+        self.assertEqual(self.engine.read(), {'t': 'result', 'id': 2, 'value': None})
+        self.assertEqual([op['body']['classname'] for op in ops], ['IOP.PrivateSession.Message.Start', 'IOP.PrivateSession.Message.Document'])
+        self.assertTrue(all(op['target'] == 'DocumentProcess' for op in ops))
+        document = json.loads(ops[1]['body']['data'])
+        self.assertEqual(document['Source'], 'PolledDuplexOperation')
+        self.assertEqual(json.loads(document['Document']['data']), {'text': 'poll 1'})
+        request = {'classname': 'tests.iop4_fixtures.duplex.Document', 'encoding': 'json', 'data': '{"text":"from outside"}'}
+        self.engine.write({'t': 'invoke', 'id': 3, 'hook': 'message', 'call': 6, 'args': {'request': request}})
+        self.assertEqual(self.engine.read()['t'], 'result')
+        self.engine.write({'t': 'invoke', 'id': 4, 'hook': 'process_input', 'call': 7, 'args': {'input': None}})
+        self.assertEqual(self.answer_ops(1)[0]['body']['classname'], 'IOP.PrivateSession.Message.Document')  # session already open
+        self.assertEqual(self.engine.read()['t'], 'result')
+        self.assertIn(('operation message', 'from outside'), duplex.EVENTS)
+        self.engine.write({'t': 'teardown', 'id': 9})
+        self.assertEqual(self.answer_ops(1)[0]['body']['classname'], 'IOP.PrivateSession.Message.Stop')
+        self.assertEqual(self.engine.read()['t'], 'result')
+
+    def test_a_duplex_operation_without_inbound_code_does_nothing_on_a_poll(self):
+        from iop import DuplexOperation
+
+        class Quiet(DuplexOperation):
+            get_adapter_type = PollingBusinessService.get_adapter_type
+
+        self.assertIsNone(Quiet.__new__(Quiet).on_process_input(None))
+        self.assertEqual(adapter_type_of(Quiet), 'Ens.InboundAdapter')
 
     def test_a_duplex_host_without_target_fails_clearly(self):
         self.init('DocumentService', {})

@@ -92,6 +92,16 @@ describe('ComponentResolver on a real SQLite store', () => {
     expect(own.fingerprint).toContain('+');
   });
 
+  it("polls a Python operation's inbound side (IoP's DuplexOperation) only when its adapter is an inbound adapter", async () => {
+    await store.classes.put('USER', newBinding('Python.DuplexBo', { kind: 'operation', adapterType: 'Ens.InboundAdapter', classpaths: [code] }));
+    await store.classes.put('USER', newBinding('Python.OutboundBo', { kind: 'operation', adapterType: 'EnsLib.HTTP.OutboundAdapter', classpaths: [code] }));
+    await store.classes.put('USER', newBinding('Python.MyAdapter', { kind: 'inbound_adapter', module: 'bo', className: 'MyAdapter', classpaths: [code] }));
+    await store.classes.put('USER', newBinding('Python.DuplexOwn', { kind: 'operation', adapterType: 'Python.MyAdapter', classpaths: [code] }));
+    expect(await resolver.resolve('Python.DuplexBo')).toMatchObject({ kind: 'operation', polling: true });
+    expect((await resolver.resolve('Python.OutboundBo')).polling).toBe(false);
+    expect((await resolver.resolve('Python.DuplexOwn')).polling).toBe(true);
+  });
+
   it('checks only JSON test bodies against Python (native and empty bodies need no worker)', async () => {
     const item = newItem('Echo', 'Conveyor.Operation.Echo');
     await expect(

@@ -18,13 +18,16 @@ import { debugLauncherModule, itemDebugListen, itemInterpreter, type ItemPlaceme
 export interface ResolvedComponent {
   kind: ComponentKind;
   factory: ComponentFactory;
-  /** Services: polled every CallInterval (Ens.InboundAdapter semantics). */
+  /**
+   * Polled every CallInterval (Ens.InboundAdapter semantics): a service with an inbound adapter type,
+   * or an operation with one — IoP's DuplexOperation, whose inbound side is polled beside its messages.
+   */
   polling: boolean;
   /** Changes when the code behind the item changes. */
   fingerprint: string;
 }
 
-/** Adapter classes whose services the engine polls. */
+/** Adapter classes whose services (and duplex operations) the engine polls. */
 const pollingAdapters = new Set(['Ens.InboundAdapter', 'EnsLib.File.InboundAdapter']);
 
 /** How a production finds the implementation of an item's class. */
@@ -87,7 +90,10 @@ export class ComponentResolver implements Resolver {
               ...(debug.wait ? { timeouts: { startMs: debuggerAttachMs } } : {}),
             }),
       }),
-      polling: binding.kind === 'service' && binding.adapterType !== null && (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
+      polling:
+        (binding.kind === 'service' || binding.kind === 'operation') &&
+        binding.adapterType !== null &&
+        (pollingAdapters.has(binding.adapterType) || adapter?.kind === 'inbound_adapter'),
       fingerprint: (await sourceFingerprint(binding)) + (adapter ? `+${await sourceFingerprint(adapter)}` : ''),
     };
   }

@@ -48,6 +48,20 @@ class Pause {
     });
   }
 
+  /** A wait whose timer the caller clears once something else came first (no timer left behind per message). */
+  waitOrCancel(ms: number): { done: Promise<void>; cancel: () => void } {
+    let entry: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+    const done = new Promise<void>((resolve) => {
+      entry = { timer: setTimeout(() => (this.timers.delete(entry!), resolve()), ms), resolve };
+      this.timers.add(entry);
+    });
+    const cancel = (): void => {
+      clearTimeout(entry!.timer);
+      this.timers.delete(entry!);
+    };
+    return { done, cancel };
+  }
+
   interrupt(): void {
     for (const entry of this.timers) {
       clearTimeout(entry.timer);
@@ -134,7 +148,17 @@ export class ItemHost {
     if (generation !== this.generation) return;
     this.state = 'running';
     this.router.log.write('Info', `Item ${this.name} started with ${size} job${size === 1 ? '' : 's'}`, { configName: this.name });
-    for (const job of this.jobs) job.loop = this.kind === 'service' ? this.pollLoop(job) : this.messageLoop(job);
+    for (const job of this.jobs) job.loop = this.loopFor(job);
+  }
+
+  /**
+   * Services poll; processes and operations take messages. An operation with an inbound adapter (IoP's
+   * DuplexOperation) also has an inbound side: its job 0 takes turns between polls and messages.
+   */
+  private loopFor(job: Job): Promise<void> {
+    if (this.kind === 'service') return this.pollLoop(job);
+    if (this.kind === 'operation' && this.component.polling && job.index === 0) return this.duplexLoop(job);
+    return this.messageLoop(job);
   }
 
   /** Stops taking input (services stop polling); queued messages stay queued. */
@@ -293,21 +317,26 @@ export class ItemHost {
     while (this.state === 'running') {
       if (!job.alive && !(await this.revive(job))) return;
       const message = await this.queue.take();
-      if (message === null) return;
-      if (this.abandoned.delete(message.id)) {
-        this.queue.done(message.id);
-        continue;
-      }
-      // The worker may have died while this job waited for work: bring it back first.
-      if (!job.alive && !(await this.revive(job))) return;
-      job.busy = message;
-      try {
-        await this.handle(job, message);
-      } finally {
-        job.busy = null;
-        this.queue.done(message.id);
-      }
+      if (message === null || !(await this.runTaken(job, message))) return;
     }
+  }
+
+  /** Handles a message a job took (unless abandoned). False: the job ends (its worker cannot come back). */
+  private async runTaken(job: Job, message: StoredMessage): Promise<boolean> {
+    if (this.abandoned.delete(message.id)) {
+      this.queue.done(message.id);
+      return true;
+    }
+    // The worker may have died while this job waited for work: bring it back first.
+    if (!job.alive && !(await this.revive(job))) return false;
+    job.busy = message;
+    try {
+      await this.handle(job, message);
+    } finally {
+      job.busy = null;
+      this.queue.done(message.id);
+    }
+    return true;
   }
 
   /** Tracing on: the handling is one hop span (all attempts). Off: a null check, nothing else. */
@@ -418,35 +447,71 @@ export class ItemHost {
     return instance.onComplete(message.body, response, call);
   }
 
+  private callInterval(): number {
+    return Math.max(0.01, Number(this.settings.adapter['CallInterval'] ?? this.settings.host['CallInterval'] ?? 5) || 5) * 1000;
+  }
+
   private async pollLoop(job: Job): Promise<void> {
     // One poller per service (IRIS polls on a single job); the other jobs serve processInput.
     if (!this.component.polling || job.index !== 0) return;
-    const interval = Math.max(0.01, Number(this.settings.adapter['CallInterval'] ?? this.settings.host['CallInterval'] ?? 5) || 5) * 1000;
+    const interval = this.callInterval();
     while (this.state === 'running') {
       if (!job.alive && !(await this.revive(job))) return;
-      if (!(await this.router.mayPoll(this.name, interval).catch(() => false))) {
-        await this.pause.wait(interval);
+      await this.pollOnce(job, interval);
+      await this.pause.wait(interval);
+    }
+  }
+
+  /**
+   * One call of on_process_input without input (the inbound adapter's task), bounded by the worker's
+   * call budget like any hook. Skipped when another node polls this item now (cluster).
+   */
+  private async pollOnce(job: Job, interval: number): Promise<void> {
+    if (!(await this.router.mayPoll(this.name, interval).catch(() => false))) return;
+    const call = new MessageCall(this.router, this.name, null);
+    const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
+    hop?.enter(call);
+    job.busy = { id: 0 } as StoredMessage;
+    try {
+      await job.instance?.onProcessInput(null, call);
+    } catch (error) {
+      hop?.fail(errorText(error));
+      if (this.state !== 'running') return;
+      const who = this.kind === 'service' ? 'Service' : 'Operation';
+      this.router.log.write('Error', `${who} ${this.name} failed in on_process_input: ${errorText(error)}`, {
+        configName: this.name,
+        sessionId: call.sessionId,
+      });
+    } finally {
+      hop?.end(call.sessionId);
+      job.busy = null;
+      this.jobWaiters.shift()?.();
+    }
+  }
+
+  /**
+   * A duplex operation's job 0: one loop, so the worker never runs a poll and a message at once and the
+   * queue's order is kept (a poll comes between two messages, never inside one). The take stays pending
+   * across polls: a message that arrives during a poll is handled right after it, nothing is lost.
+   */
+  private async duplexLoop(job: Job): Promise<void> {
+    const interval = this.callInterval();
+    let nextPoll = Date.now();
+    let pending: Promise<StoredMessage | null> | null = null;
+    while (this.state === 'running') {
+      if (!job.alive && !(await this.revive(job))) return;
+      if (Date.now() >= nextPoll) {
+        await this.pollOnce(job, interval);
+        nextPoll = Date.now() + interval;
         continue;
       }
-      const call = new MessageCall(this.router, this.name, null);
-      const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
-      hop?.enter(call);
-      job.busy = { id: 0 } as StoredMessage;
-      try {
-        await job.instance?.onProcessInput(null, call);
-      } catch (error) {
-        hop?.fail(errorText(error));
-        if (this.state !== 'running') return;
-        this.router.log.write('Error', `Service ${this.name} failed in on_process_input: ${errorText(error)}`, {
-          configName: this.name,
-          sessionId: call.sessionId,
-        });
-      } finally {
-        hop?.end(call.sessionId);
-        job.busy = null;
-        this.jobWaiters.shift()?.();
-      }
-      await this.pause.wait(interval);
+      pending ??= this.queue.take();
+      const timer = this.pause.waitOrCancel(nextPoll - Date.now());
+      const arrived = await Promise.race([pending.then((message) => ({ message })), timer.done.then(() => null)]);
+      timer.cancel();
+      if (arrived === null) continue; // the next poll is due (or the item is stopping)
+      pending = null;
+      if (arrived.message === null || !(await this.runTaken(job, arrived.message))) return;
     }
   }
 

@@ -79,18 +79,27 @@ describe('IoP 4 Python API against a running server', () => {
     expect(String(report['graph'])).toContain('OrderService [Python.orders.OrderService]\n    Output -> OrderRouter');
   }, 240_000);
 
-  it('runs a duplex private session: the polled DuplexService opens it, the DuplexProcess gets its documents', () => {
+  it('runs duplex private sessions: a polled DuplexService and a polled DuplexOperation open theirs, the DuplexProcess gets their documents', () => {
     const run = python([join(fixtures, 'duplex_drive.py')], fixtures, { CONVEYOR_HOME: home });
     expect(run.code, run.out).toBe(0);
     const line = run.out.split('\n').find((text) => text.startsWith('LINES '));
     const lines = JSON.parse(line!.slice('LINES '.length)) as string[];
-    // Each side in its order (the two items log concurrently).
+    // Each side of each session in its order (the items log concurrently).
     expect(lines.filter((text) => text.startsWith('service '))).toEqual(['service session started self_generated=1']);
-    expect(lines.filter((text) => text.startsWith('process '))).toEqual([
+    expect(lines.filter((text) => (text.startsWith('process ') && text.endsWith(' Sensor')) || text.includes('by Sensor '))).toEqual([
       'process session started by Sensor self_generated=0',
       'process got reading 1 from Sensor',
       'process got reading 2 from Sensor',
     ]);
+    // The operation's inbound side is polled (CallInterval 1) beside its message handling: its documents
+    // reach the process, and the process's requests back reach the operation's on_message.
+    expect(lines.filter((text) => text.startsWith('operation session'))).toEqual(['operation session started self_generated=1']);
+    expect(lines.filter((text) => text.startsWith('process ') && (text.endsWith(' Gauge') || text.includes('by Gauge ')))).toEqual([
+      'process session started by Gauge self_generated=0',
+      'process got reading 11 from Gauge',
+      'process got reading 12 from Gauge',
+    ]);
+    expect(lines.filter((text) => text.startsWith('operation got'))).toEqual(['operation got echo 11', 'operation got echo 12']);
   }, 240_000);
 
   it('Utils: registers a component under a chosen name, lists it as unused, unbinds it', () => {

@@ -1,7 +1,7 @@
 """Duplex components: a service opening a private session, and the process answering it."""
 from dataclasses import dataclass
 
-from iop import DuplexProcess, DuplexService, Message
+from iop import DuplexOperation, DuplexProcess, DuplexService, Message, PollingBusinessService
 
 EVENTS = []
 
@@ -31,3 +31,19 @@ class DocumentProcess(DuplexProcess):
 
     def on_private_session_stopped(self, source_config_name, self_generated, message):
         EVENTS.append(('process stopped', source_config_name, self_generated))
+
+
+class PolledDuplexOperation(DuplexOperation):
+    """The inbound side of a duplex operation: each poll (no input) sends one document into its session."""
+
+    get_adapter_type = PollingBusinessService.get_adapter_type
+
+    def on_init(self):
+        self.polls = 0
+
+    def on_process_input(self):
+        self.polls += 1
+        self.send_document_to_process(Document(text=f'poll {self.polls}'))
+
+    def on_message(self, request):
+        EVENTS.append(('operation message', request.text))
