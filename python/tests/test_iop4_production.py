@@ -240,6 +240,16 @@ class ReconstructionTest(unittest.TestCase):
         self.assertEqual((prod.name, prod.item('A').pool_size, prod.item('A').adapter_settings), ('S.P', '2', {'X': '1'}))
         self.assertEqual(prod.to_dict()['S.P']['@TestingEnabled'], 'true')
 
+    def test_production_level_settings_of_the_structured_export_are_read_and_sent_back(self):
+        from iop.runtime._rest import _structured_definition
+
+        structured = {'name': 'S.P', 'description': '', 'test_enabled': False, 'log_trace_events': False, 'actor_pool_size': 2,
+                      'items': [], 'settings': [{'name': 'ShutdownTimeout', 'value': '300'}, {'name': 'AlertActionWindow', 'value': '90'}]}
+        prod = Production.from_dict(structured)
+        self.assertEqual((str(prod.shutdown_timeout), str(prod.alert_action_window), str(prod.update_timeout)), ('300', '90', '10'))
+        self.assertEqual(_structured_definition(prod.to_dict())['settings'],
+                         [{'name': 'ShutdownTimeout', 'value': '300'}, {'name': 'AlertActionWindow', 'value': '90'}])
+
 
 class SourceInferenceTest(unittest.TestCase):
     def test_send_calls_in_the_items_python_source_become_inferred_edges(self):

@@ -23,6 +23,10 @@ def structured_to_iop(data):
         'Description': data.get('description', '') or '',
         'ActorPoolSize': str(data.get('actor_pool_size', data.get('actorPoolSize', 2))),
     }
+    # Production-level settings: Conveyor's structured export carries them as `settings` when there are any.
+    production_settings = [{'@Name': s.get('name', ''), '#text': s.get('value', '')} for s in data.get('settings') or []]
+    if production_settings:
+        body['Setting'] = production_settings
     items = []
     for item in data.get('items') or []:
         entry = {

@@ -215,10 +215,12 @@ def _structured_definition(definition):
             'settings': [{'target': s.get('@Target', 'Host'), 'name': s.get('@Name', ''), 'value': str(s.get('#text', '') or '')}
                          for s in as_list(item.get('Setting')) if s.get('@Target', 'Host') in ('Host', 'Adapter')],
         })
+    production_settings = [{'name': s.get('@Name', ''), 'value': str(s.get('#text', '') or '')}
+                           for s in as_list(body.get('Setting')) if s.get('@Target', 'Production') in ('', 'Production')]
     return {
         'name': name, 'description': body.get('Description', '') or '', 'test_enabled': flag(body.get('@TestingEnabled'), False),
         'log_trace_events': flag(body.get('@LogGeneralTraceEvents'), False), 'actor_pool_size': int(body.get('ActorPoolSize') or 2),
-        'items': items,
+        'items': items, 'settings': production_settings,
     }
 
 
