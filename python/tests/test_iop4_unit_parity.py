@@ -159,3 +159,22 @@ class ProductionTestBodyTest(unittest.TestCase):
         args, kwargs = director.test_component.call_args
         self.assertEqual((args[0], kwargs['message'], kwargs['classname']), ('Out', None, f'{Order.__module__}.Order'))
         self.assertEqual(json.loads(kwargs['body']), {'order_id': '7', 'quantity': 2})
+
+
+class SendToTargetSettingRefTest(unittest.TestCase):
+    """IoP 4.1.1 checks this through IRIS's dispatch handle; here the worker operation carries the same values."""
+
+    def test_send_request_sync_resolves_a_connected_target_setting(self):
+        from unittest import mock
+
+        from iop import BusinessService
+        from iop import _business_host
+        from tests.iop4_fixtures.components import OrderOperation, OrderService
+
+        prod = Production('Demo.P')
+        service = prod.service('FileInput', OrderService)
+        operation = prod.operation('OrderOperation', OrderOperation)
+        service.connect('Output', operation)
+        with mock.patch.object(_business_host._runtime, 'op', return_value=None) as op:
+            BusinessService().send_request_sync(service.Output, None)
+        self.assertEqual((op.call_args.kwargs['target'], op.call_args.kwargs['description']), ('OrderOperation', 'BusinessService -> OrderOperation'))
