@@ -67,6 +67,8 @@ export interface CliExport {
     '@LogGeneralTraceEvents': string;
     Description: string;
     ActorPoolSize: string;
+    /** Production-level settings (ShutdownTimeout…), as IoP 4 writes them: only when the production has some. */
+    Setting?: Array<{ '@Name': string; '#text': string }>;
     Item: CliExportItem[];
   };
 }
@@ -80,6 +82,9 @@ export function toCliExport(definition: ExportedProduction): CliExport {
       '@LogGeneralTraceEvents': text(definition.log_trace_events),
       Description: text(definition.description),
       ActorPoolSize: text(definition.actor_pool_size),
+      ...(definition.settings?.length
+        ? { Setting: definition.settings.map((setting) => ({ '@Name': text(setting.name), '#text': text(setting.value) })) }
+        : {}),
       Item: (definition.items ?? []).map(toCliItem),
     },
   };

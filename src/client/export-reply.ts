@@ -27,5 +27,6 @@ export function exportedProduction(reply: unknown): ExportedProduction {
       schedule: item.schedule,
       settings: item.settings,
     })),
+    ...(definition.settings === undefined ? {} : { settings: definition.settings }),
   };
 }
