@@ -26,8 +26,8 @@ _KINDS = (
 )
 
 
-class EntryError(Exception):
-    """A problem with one entry of the settings file."""
+class EntryError(ValueError):
+    """A problem with one entry of the settings file (a ValueError, as IoP raises for a bad entry)."""
 
 
 def binding_of(cls, name, classpaths):

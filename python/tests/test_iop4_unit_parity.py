@@ -178,3 +178,35 @@ class SendToTargetSettingRefTest(unittest.TestCase):
         with mock.patch.object(_business_host._runtime, 'op', return_value=None) as op:
             BusinessService().send_request_sync(service.Output, None)
         self.assertEqual((op.call_args.kwargs['target'], op.call_args.kwargs['description']), ('OrderOperation', 'BusinessService -> OrderOperation'))
+
+
+class MigrationUtilsTextTest(unittest.TestCase):
+    def test_xml_to_json_names_the_production_and_has_no_nulls(self):
+        import json
+
+        from iop.migration import utils
+
+        self.assertEqual(json.loads(utils.xml_to_json('<Production Name="P"><Item/></Production>')), {'P': {'@Name': 'P', 'Item': ''}})
+        self.assertIn('Production', json.loads(utils.xml_to_json('<Production><Item Name="A"/></Production>')))
+
+    def test_unregister_without_a_name_says_what_is_missing(self):
+        from iop.migration import utils
+
+        with self.assertRaisesRegex(ValueError, 'IRIS class name is required'):
+            utils.unregister_component('')
+
+    def test_message_class_in_classes_is_a_value_error(self):
+        from dataclasses import dataclass
+
+        from iop import Message
+        from iop.migration import utils
+
+        @dataclass
+        class Note(Message):
+            text: str = ''
+
+        class Settings:
+            CLASSES = {'Python.Note': Note}
+
+        with self.assertRaisesRegex(ValueError, 'cannot be registered in CLASSES'):
+            utils._build_migration_plan(Settings, os.getcwd())

@@ -63,7 +63,7 @@ bind_component = register_component
 
 def unregister_component(iris_classname):
     if not iris_classname or not str(iris_classname).strip():
-        raise ValueError('A class name is required.')
+        raise ValueError('An IRIS class name is required (the name the class was registered under).')
     return _director().unbind_component(iris_classname)
 
 
@@ -329,7 +329,18 @@ def xml_to_dict(xml_string):
 
 
 def xml_to_json(xml_string):
-    return json.dumps(xml_to_dict(xml_string))
+    """IoP's JSON of a production's XML: the `Production` key becomes the production's name when it has one."""
+    def no_none(value):  # an empty element is "" in IoP's JSON, not null
+        if isinstance(value, dict):
+            return {key: no_none(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [no_none(item) for item in value]
+        return '' if value is None else value
+
+    data = no_none(xml_to_dict(xml_string))
+    if isinstance(data, dict) and isinstance(data.get('Production'), dict):
+        data = {data['Production'].get('@Name') or 'Production': data['Production']}
+    return json.dumps(data)
 
 
 _FUNCTIONS = (
