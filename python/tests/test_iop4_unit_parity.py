@@ -210,3 +210,34 @@ class MigrationUtilsTextTest(unittest.TestCase):
 
         with self.assertRaisesRegex(ValueError, 'cannot be registered in CLASSES'):
             utils._build_migration_plan(Settings, os.getcwd())
+
+
+class MigrationPathHelpersTest(unittest.TestCase):
+    def test_filename_and_module_paths(self):
+        from iop.migration import utils
+
+        self.assertEqual(utils.filename_to_module('bo.py'), 'bo')
+        self.assertEqual(utils.filename_to_module(os.path.join('pkg', 'bo.py')), 'pkg.bo')
+        self.assertEqual(utils.guess_path('pkg.module', '/p/to'), os.path.join('/p/to', 'pkg', 'module.py'))
+        self.assertEqual(utils.guess_path('..module', '/p/to/sub'), os.path.join('/p/to', 'module.py'))
+        with self.assertRaises(ValueError):
+            utils.guess_path('', '/p')
+
+    def test_import_module_from_path(self):
+        import sys
+
+        from iop.migration import utils
+
+        with tempfile.TemporaryDirectory() as folder:
+            good, bad = os.path.join(folder, 'j2_good.py'), os.path.join(folder, 'j2_bad.py')
+            with open(good, 'w') as file:
+                file.write('VALUE = 7\n')
+            with open(bad, 'w') as file:
+                file.write('raise RuntimeError("no")\n')
+            self.addCleanup(sys.modules.pop, 'j2_good', None)
+            self.assertEqual(utils.import_module_from_path('j2_good', good).VALUE, 7)
+            with self.assertRaises(RuntimeError):
+                utils.import_module_from_path('j2_bad', bad)
+            self.assertNotIn('j2_bad', sys.modules)
+        with self.assertRaises(ValueError):
+            utils.import_module_from_path('x', 'relative/x.py')

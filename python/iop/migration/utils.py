@@ -294,6 +294,45 @@ def _class_root(component_class, root_path):
     return _import_root(sys.modules.get(component_class.__module__), component_class.__module__)
 
 
+def filename_to_module(filename):
+    """`pkg/mod.py` -> `pkg.mod` (a relative file name as a dotted module name)."""
+    folder, name = os.path.split(filename)
+    stem = name.split('.')[0]
+    package = folder.replace(os.sep, '.')
+    return f'{package}.{stem}' if len(package) > 1 else stem
+
+
+def guess_path(module, path):
+    """The file of `module` seen from the folder `path`; each leading dot past the first goes one folder up."""
+    if not module:
+        raise ValueError('Module name cannot be empty')
+    dots = len(module) - len(module.lstrip('.'))
+    module = module[dots:]
+    for _ in range(max(dots - 1, 0)):
+        path = os.path.dirname(path)
+    relative = module[:-3].replace('.', os.sep) + '.py' if module.endswith('.py') else module.replace('.', os.sep) + '.py'
+    return os.path.join(path, relative)
+
+
+def import_module_from_path(module_name, file_path):
+    """Imports the file at the absolute `file_path` as `module_name` (left out of sys.modules if it fails)."""
+    import importlib.util
+
+    if not os.path.isabs(file_path):
+        raise ValueError('The file path must be absolute')
+    spec = importlib.util.spec_from_file_location(module_name, file_path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f'Cannot find module named {module_name} at {file_path}')
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(module_name, None)
+        raise
+    return module
+
+
 def dict_to_xml(data):
     from ..production._render import dict_to_xml as render
 
@@ -348,6 +387,7 @@ _FUNCTIONS = (
     'register_folder', 'register_file', 'register_package', 'migrate', 'explain_migration', 'register_production',
     'register_production_definition', 'register_persistent_message', 'export_production', 'export_production_connections',
     'export_production_queue_info', 'set_classes_settings', 'set_productions_settings', 'dict_to_xml', 'xml_to_json',
+    'filename_to_module', 'guess_path', 'import_module_from_path',
 )
 
 
