@@ -117,7 +117,7 @@ class WorkerHost:
                 self._answer(frame, 'dtl', lambda: run_dtl_python(frame))
             elif kind == 'migrate':
                 from conveyor_migrate.script import read_settings
-                self._answer(frame, 'migrate', lambda: read_settings(frame['path']))
+                self._answer(frame, 'migrate', lambda: read_settings(frame['path'], bool(frame.get('strict'))))
             elif kind == 'check_message':
                 self._answer(frame, 'deserialize', lambda: _check_message(frame))
             elif 'id' in frame:

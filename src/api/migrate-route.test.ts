@@ -52,9 +52,16 @@ describe('PUT /migrate', () => {
     expect(h.engine.lastCall('migratePackage')).toEqual({
       method: 'migratePackage',
       namespace: 'USER',
-      args: [{ folder, packageName: 'python', files, settingsFile: 'settings.py' }],
+      args: [{ folder, packageName: 'python', files, settingsFile: 'settings.py' }, { strictProductionValidation: false }],
     });
     expect(await tree(folder)).toEqual([]);
+  });
+
+  it("passes IoP's strict_production_validation on to the migration (the engine refuses a production with validation issues)", async () => {
+    expect((await migrate({ package: 'python', body: [settings], strict_production_validation: true })).status).toBe(200);
+    expect(h.engine.lastCall('migratePackage')?.args[1]).toEqual({ strictProductionValidation: true });
+    expect((await migrate({ package: 'python', body: [settings], strict_production_validation: false })).status).toBe(200);
+    expect(h.engine.lastCall('migratePackage')?.args[1]).toEqual({ strictProductionValidation: false });
   });
 
   it('reports the failure of the migration', async () => {

@@ -8,6 +8,7 @@ import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import * as spec from '../core/contract/spec-routes.ts';
 import { ConveyorError } from '../core/errors.ts';
+import type { MigrationChoices } from '../engine/migration/migrate.ts';
 import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
 import type { ResolvedApiOptions } from './options.ts';
 import { checkFiles, checkPackageName, checkRelativeName, resolveTargetFolder } from './package-upload.ts';
@@ -21,8 +22,10 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineOperat
     const namespace = await namespaceOf(request, engine);
     const body = request.body;
     const localPath = given(body.local_path);
+    // IoP's strict flag (its clients send it in this body): validation issues of a production refuse the migration.
+    const choices = { strictProductionValidation: body.strict_production_validation === true };
     if (localPath !== undefined) {
-      const output = await migrateInPlace(namespace, localPath, isLocal(request.raw));
+      const output = await migrateInPlace(namespace, localPath, isLocal(request.raw), choices);
       return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ output }));
     }
     const packageName = given(body.package);
@@ -39,7 +42,7 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineOperat
     }
     const folder = await resolveTargetFolder(given(body.remote_folder), options.packagesDir(namespace.name), options.allowedRoots);
     // Staged, validated, then switched in: all or nothing across kill -9 (src/engine/migration/package-swap.ts).
-    const report = await namespace.migratePackage({ folder, packageName, files, settingsFile });
+    const report = await namespace.migratePackage({ folder, packageName, files, settingsFile }, choices);
     request.log.info({ namespace: namespace.name, package: packageName, folder, files: files.length, output: report.output }, 'package migrated');
     return reply.code(200).type('application/json; charset=utf-8').send('');
   });
@@ -50,7 +53,7 @@ export function registerMigrateRoute(root: FastifyInstance, engine: EngineOperat
  * migrate a settings.py where it lies. Only over the home's Unix socket: a remote caller could
  * otherwise make the server import any Python file on its disk.
  */
-async function migrateInPlace(namespace: NamespaceOperations, localPath: string, local: boolean): Promise<string[]> {
+async function migrateInPlace(namespace: NamespaceOperations, localPath: string, local: boolean, choices: MigrationChoices): Promise<string[]> {
   if (!local) {
     throw new ConveyorError('ERR_FORBIDDEN', "local_path is accepted only over the server's local socket", {
       hint: 'Upload the package instead (package and body)',
@@ -59,5 +62,5 @@ async function migrateInPlace(namespace: NamespaceOperations, localPath: string,
   if (!isAbsolute(localPath)) throw new ConveyorError('ERR_INVALID_INPUT', `local_path must be an absolute path, got ${localPath}`);
   const info = await stat(localPath).catch(() => null);
   if (!info?.isFile()) throw new ConveyorError('ERR_INVALID_INPUT', `The settings file ${localPath} does not exist`);
-  return (await namespace.migrate(localPath)).output;
+  return (await namespace.migrate(localPath, choices)).output;
 }

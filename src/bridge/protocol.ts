@@ -197,6 +197,8 @@ export interface MigrateFrame {
   t: 'migrate';
   id: number;
   path: string;
+  /** IoP's strict_production_validation: a production with validation issues fails the read (absent: false). */
+  strict?: boolean;
 }
 
 /** Decodes `body` as a worker with `classpaths` would (the SDK's deserialize); answered null, or the failure. */

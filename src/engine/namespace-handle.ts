@@ -12,6 +12,7 @@ import type { ProductionDefinition } from '../core/production.ts';
 import type { QueueDepth, Store } from '../store/store.ts';
 import type { Director } from './director.ts';
 import type { DtlService } from './dtl-service.ts';
+import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
 import type {
   ComponentOperations,
@@ -195,15 +196,19 @@ export class NamespaceHandle implements NamespaceOperations {
     return { ...replyText(result), sessionId };
   }
 
-  async migrate(settingsPath: string): Promise<MigrationReport> {
+  async migrate(settingsPath: string, choices: MigrationChoices = {}): Promise<MigrationReport> {
     // Loaded on first use: most server runs never migrate.
     const { migrateSettings } = await import('./migration/migrate.ts');
-    return migrateSettings(this.store, this.name, settingsPath, this.interpreter === undefined ? {} : { interpreter: this.interpreter });
+    return migrateSettings(this.store, this.name, settingsPath, this.migrateOptions(choices));
   }
 
-  async migratePackage(upload: PackageUpload): Promise<MigrationReport> {
+  async migratePackage(upload: PackageUpload, choices: MigrationChoices = {}): Promise<MigrationReport> {
     const { migratePackage } = await import('./migration/package-swap.ts');
-    return migratePackage(this.store, this.name, upload, this.interpreter === undefined ? {} : { interpreter: this.interpreter });
+    return migratePackage(this.store, this.name, upload, this.migrateOptions(choices));
+  }
+
+  private migrateOptions(choices: MigrationChoices): MigrateOptions {
+    return this.interpreter === undefined ? { ...choices } : { ...choices, interpreter: this.interpreter };
   }
 
   async items(): Promise<ItemStatus[]> {

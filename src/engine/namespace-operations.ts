@@ -11,6 +11,7 @@ import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
+import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
 import type { LogQuery, MessageFilter, QueueDepth, StoredTransform } from '../store/store.ts';
 
@@ -55,12 +56,12 @@ export interface NamespaceOperations {
   /** Pushes one input into a business service of the running production (its on_process_input runs on it). */
   processInput(request: ServiceInput): Promise<ServiceInputResult>;
   /** Runs the settings.py migration of a folder already on this machine. */
-  migrate(settingsPath: string): Promise<MigrationReport>;
+  migrate(settingsPath: string, choices?: MigrationChoices): Promise<MigrationReport>;
   /**
    * Writes an uploaded package and runs its settings.py migration (`PUT /migrate`), all or nothing
    * across kill -9: the package folder changes only once the new one was validated.
    */
-  migratePackage(upload: PackageUpload): Promise<MigrationReport>;
+  migratePackage(upload: PackageUpload, choices?: MigrationChoices): Promise<MigrationReport>;
 
   items(): Promise<ItemStatus[]>;
   queues(): Promise<QueueDepth[]>;

@@ -102,6 +102,17 @@ describe('IoP 4 Python API against a running server', () => {
     expect(lines.filter((text) => text.startsWith('operation got'))).toEqual(['operation got echo 11', 'operation got echo 12']);
   }, 240_000);
 
+  it("refuses a server-side migration with IoP's strict flag when a DSL production has validation issues (nothing written)", () => {
+    const run = python([join(fixtures, 'strict_drive.py')], fixtures, { CONVEYOR_HOME: home });
+    expect(run.code, run.out).toBe(0);
+    const report = reportOf(run.out);
+    expect(String(report['strict'])).toContain('Production validation: Demo.Iop4Strict');
+    expect(String(report['strict'])).toContain('items.Count.settings.Host.Limitt: Unknown setting name');
+    expect(report['after_strict']).not.toContain('Demo.Iop4Strict');
+    // Without the flag the same file migrates (the issue is a warning, as in IoP).
+    expect(report['after_lenient']).toContain('Demo.Iop4Strict');
+  }, 240_000);
+
   it('Utils: registers a component under a chosen name, lists it as unused, unbinds it', () => {
     const run = python([join(fixtures, 'register_drive.py')], fixtures, { CONVEYOR_HOME: home });
     expect(run.code, run.out).toBe(0);

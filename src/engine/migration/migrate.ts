@@ -16,7 +16,16 @@ import { runSettingsScript, type ScriptItem, type ScriptProduction } from './set
 
 const missingLines = { classes: 'No classes to register', productions: 'No productions to register', schemas: 'No schemas to register' } as const;
 
-export interface MigrateOptions {
+/** What the user chooses for one migration. */
+export interface MigrationChoices {
+  /**
+   * IoP's `strict_production_validation` (`PUT /migrate` body, `Utils.migrate(..., strict_production_validation=True)`):
+   * a production of PRODUCTIONS with validation issues refuses the whole migration; nothing is written.
+   */
+  strictProductionValidation?: boolean;
+}
+
+export interface MigrateOptions extends MigrationChoices {
   /** Default: CONVEYOR_PYTHON or python3. */
   interpreter?: string;
   /** Longest time loading the file may take (default 120 s). */
@@ -43,7 +52,12 @@ export async function prepareMigration(settingsPath: string, options: MigrateOpt
   } catch {
     throw new ConveyorError('ERR_MIGRATION', `${path}: the settings file does not exist`);
   }
-  const document = await runSettingsScript(path, options.interpreter ?? defaultInterpreter(), options.timeoutMs ?? 120_000);
+  const document = await runSettingsScript(
+    path,
+    options.interpreter ?? defaultInterpreter(),
+    options.timeoutMs ?? 120_000,
+    options.strictProductionValidation === true,
+  );
   const now = Date.now();
   const classes: ClassBinding[] = document.classes.map((c) => ({ ...c, runtime: 'python', updatedAt: now }));
   const productions = document.productions.map((p, index) => toDefinition(path, index, p));

@@ -57,11 +57,13 @@ export interface ScriptDocument {
  * `timeoutMs` (the worker is ended), an interpreter that cannot start, a worker that died (with
  * its last stderr lines).
  */
-export async function runSettingsScript(settingsPath: string, interpreter: string, timeoutMs: number): Promise<ScriptDocument> {
+export async function runSettingsScript(settingsPath: string, interpreter: string, timeoutMs: number, strict = false): Promise<ScriptDocument> {
   let answer;
   try {
-    // What the user's modules print is not part of the migration's report.
-    answer = await runInFreshWorker({ interpreter, onOutput: () => undefined }, { t: 'migrate', path: settingsPath }, 'load the settings file', timeoutMs);
+    // What the user's modules print is not part of the migration's report. `strict`: IoP's
+    // strict_production_validation (a PRODUCTIONS entry with validation issues fails the load).
+    const frame = { t: 'migrate' as const, path: settingsPath, strict };
+    answer = await runInFreshWorker({ interpreter, onOutput: () => undefined }, frame, 'load the settings file', timeoutMs);
   } catch (error) {
     throw migrationError(settingsPath, timeoutMs, error);
   }

@@ -10,6 +10,7 @@ import type { LogEntry, LogType } from '../../../src/core/log.ts';
 import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts';
 import { newItem, newProduction, type ProductionDefinition, type ReportedStatus } from '../../../src/core/production.ts';
 import type { QueueDepth } from '../../../src/store/store.ts';
+import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
 import type {
   Connection,
@@ -196,13 +197,13 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
       throw new ConveyorError('ERR_ITEM_NOT_FOUND', `No item ${request.target} in production ${state.current}`);
     return { ...this.testAnswer(request), sessionId: 1, durationMs: 1 };
   }
-  async migrate(namespace: string, settingsPath: string): Promise<MigrationReport> {
-    this.#call('migrate', namespace, settingsPath);
+  async migrate(namespace: string, settingsPath: string, choices: MigrationChoices = {}): Promise<MigrationReport> {
+    this.#call('migrate', namespace, settingsPath, choices);
     if (this.migrateFailure) throw this.migrateFailure;
     return { classes: [], productions: [], schemas: [], output: [] };
   }
-  async migratePackage(namespace: string, upload: PackageUpload): Promise<MigrationReport> {
-    this.#call('migratePackage', namespace, upload);
+  async migratePackage(namespace: string, upload: PackageUpload, choices: MigrationChoices = {}): Promise<MigrationReport> {
+    this.#call('migratePackage', namespace, upload, choices);
     if (this.migrateFailure) throw this.migrateFailure;
     return { classes: [], productions: [], schemas: [], output: [] };
   }

@@ -7,6 +7,7 @@ import type { ClassBinding } from '../../../src/core/components.ts';
 import type { LogEntry } from '../../../src/core/log.ts';
 import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../../../src/core/production.ts';
+import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
 import type {
   Connection,
@@ -38,8 +39,8 @@ export interface NamespacedFake {
   getDefinition(namespace: string, production?: string): Promise<ProductionDefinition>;
   putDefinition(namespace: string, definition: ProductionDefinition): Promise<void>;
   test(namespace: string, request: TestRequest): Promise<TestResult>;
-  migrate(namespace: string, settingsPath: string): Promise<MigrationReport>;
-  migratePackage(namespace: string, upload: PackageUpload): Promise<MigrationReport>;
+  migrate(namespace: string, settingsPath: string, choices?: MigrationChoices): Promise<MigrationReport>;
+  migratePackage(namespace: string, upload: PackageUpload, choices?: MigrationChoices): Promise<MigrationReport>;
   items(namespace: string): Promise<ItemStatus[]>;
   queues(namespace: string): Promise<QueueDepth[]>;
   connections(namespace: string): Promise<Connection[]>;
@@ -125,8 +126,8 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     test: (request) => fake.test(name, request),
     // Echoes the input as if the service returned it (no Python here).
     processInput: async (request) => ({ classname: request.classname ?? '', body: JSON.stringify(request.body ?? {}), sessionId: null }),
-    migrate: (settingsPath) => fake.migrate(name, settingsPath),
-    migratePackage: (upload) => fake.migratePackage(name, upload),
+    migrate: (settingsPath, choices) => fake.migrate(name, settingsPath, choices),
+    migratePackage: (upload, choices) => fake.migratePackage(name, upload, choices),
     items: () => fake.items(name),
     queues: () => fake.queues(name),
     connections: () => fake.connections(name),
