@@ -73,6 +73,22 @@ describe('production-level settings through the IoP 4 DSL and the API', () => {
     expect(report['diff_after_second']).toBe(false);
   }, 240_000);
 
+  it('plans a change of them on the server as IoP names it, and a server-side rollback restores them', async () => {
+    const exported = (await server.local('GET', `/api/iop/export?production=${production}`)).json as Record<string, Record<string, unknown>>;
+    const desired = { [production]: { ...exported[production], Setting: { '@Target': 'Production', '@Name': 'ShutdownTimeout', '#text': '45' } } };
+    const plan = (await server.local('POST', '/api/iop/production/plan', { definition: desired })).json as { operations: Array<Record<string, unknown>> };
+    expect(plan.operations.map(({ op_type, path, before, after }) => ({ op_type, path, before, after }))).toEqual([
+      { op_type: 'set_production_field', path: 'production.shutdown_timeout', before: '120', after: '45' },
+      { op_type: 'set_production_field', path: 'production.update_timeout', before: '30', after: '10' },
+      { op_type: 'set_production_field', path: 'production.alert_notification_recipients', before: 'ops@example.com', after: '' },
+    ]);
+    expect((await server.local('POST', '/api/iop/production/apply', { definition: desired })).status).toBe(200);
+    const applied = (await server.local('GET', `/api/iop/export?production=${production}`)).json as Record<string, Record<string, unknown>>;
+    expect(applied[production]?.['Setting']).toEqual({ '@Name': 'ShutdownTimeout', '#text': '45' });
+    expect((await server.local('POST', '/api/iop/production/rollback', { production })).status).toBe(200);
+    expect((await server.local('GET', `/api/iop/export?production=${production}`)).json).toEqual(exported);
+  }, 60_000);
+
   it('answers them in the structured shape, keeps them through a PUT that leaves them out, refuses a malformed one', async () => {
     const read = async () => (await server.local('GET', `/api/iop/definition?production=${production}`)).json as Record<string, unknown>;
     const structured = await read();
