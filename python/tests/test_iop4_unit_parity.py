@@ -241,3 +241,16 @@ class MigrationPathHelpersTest(unittest.TestCase):
             self.assertNotIn('j2_bad', sys.modules)
         with self.assertRaises(ValueError):
             utils.import_module_from_path('x', 'relative/x.py')
+
+
+class BindAliasTest(unittest.TestCase):
+    def test_bind_and_unbind_go_through_register_and_unregister(self):
+        from unittest import mock
+
+        from iop.migration import utils
+
+        with mock.patch.object(utils, 'register_component') as register, mock.patch.object(utils, 'unregister_component') as unregister:
+            utils.bind_component('bo', 'Email', '/p', 1, 'Unit.Email')
+            utils.unbind_component('Unit.Email')
+        register.assert_called_once_with('bo', 'Email', '/p', 1, 'Unit.Email')
+        unregister.assert_called_once_with('Unit.Email')

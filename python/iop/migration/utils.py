@@ -58,7 +58,9 @@ def register_component(module, classname, path, overwrite=1, iris_classname='Pyt
         ) from error
 
 
-bind_component = register_component
+def bind_component(module, classname, path, overwrite=1, iris_classname='Python'):
+    """IoP 4's name for register_component (looked up at call time, so a patched register_component is used)."""
+    return register_component(module, classname, path, overwrite, iris_classname)
 
 
 def unregister_component(iris_classname):
@@ -67,7 +69,9 @@ def unregister_component(iris_classname):
     return _director().unbind_component(iris_classname)
 
 
-unbind_component = unregister_component
+def unbind_component(iris_classname):
+    """IoP 4's name for unregister_component (looked up at call time)."""
+    return unregister_component(iris_classname)
 
 
 def list_bindings(unused_only=False):
