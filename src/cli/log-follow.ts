@@ -6,6 +6,7 @@ import type { ConveyorClient } from '../client/api-client.ts';
 import type { LogEntryWire } from '../client/replies.ts';
 import type { CliIo, CommandContext } from './context.ts';
 import { formatLogLine, useColour } from './output-format.ts';
+import { sleep } from './abortable-sleep.ts';
 
 const pollIntervalMs = 500;
 const defaultTail = 10;
@@ -46,17 +47,4 @@ export async function followUntilInterrupted(client: ConveyorClient, sinceId: nu
   } finally {
     remove();
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -11,6 +11,7 @@ import type { LogEntryWire } from '../client/replies.ts';
 import { portalRoutes } from '../core/contract/index.ts';
 import type { CliIo } from './context.ts';
 import { createProgressView, progressStyle, type ProgressView } from './progress-view.ts';
+import { sleep } from './abortable-sleep.ts';
 
 export type WatchedOperation = 'start' | 'stop' | 'kill' | 'restart' | 'update';
 
@@ -132,17 +133,4 @@ export async function withProgress<T>(
     await polling;
     view.finish();
   }
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
