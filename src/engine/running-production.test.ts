@@ -302,6 +302,42 @@ describe('RunningProduction', () => {
     expect(order).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
   });
 
+  it("polls a duplex operation's inbound side between its messages: never both at once, the order of pool size 1 kept, and a stop ends it", async () => {
+    const order: string[] = [];
+    let polls = 0;
+    let busy = false;
+    let overlapped = false;
+    const turn = async (what: () => void) => {
+      if (busy) overlapped = true;
+      busy = true;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+      what();
+      busy = false;
+    };
+    classes.set('Duplex', {
+      ...scripted(
+        'operation',
+        () =>
+          new Scripted({
+            onMessage: (request) => turn(() => order.push(bodyText(request))).then(() => null),
+            onProcessInput: (input) => turn(() => (expect(input).toBeNull(), polls++)).then(() => null),
+          }),
+      ),
+      polling: true,
+    });
+    const p = await run([newItem('Op', 'Duplex', { settings: [{ target: 'Adapter', name: 'CallInterval', value: '0.01' }] })]);
+    for (let i = 0; i < 50; i++) {
+      await p.send({ source: 'Tester', parentId: null, sessionId: null }, 'Op', stringRequest(String(i)), { responseRequired: false, description: '' });
+    }
+    await eventually(() => order.length === 50 && polls >= 3, 'all 50 messages and a few polls');
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => String(i)));
+    expect(overlapped).toBe(false);
+    await p.stop();
+    const after = polls;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(polls).toBe(after);
+  });
+
   it('pushes inputs into a service, whose sends share a session', async () => {
     classes.set(
       'Pusher',
