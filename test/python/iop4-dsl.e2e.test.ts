@@ -191,7 +191,7 @@ describe('IoP 4 Python API against a running server', () => {
       expect(readFileSync(teardownMarker, 'utf8')).toBe('torn-down\n');
     }, 120_000);
 
-    it('duplex demo: its DuplexService (polled) opens a private session with its DuplexProcess, which gets the documents', () => {
+    it('duplex demo: its DuplexService (polled) opens a private session with its DuplexProcess, which gets the documents; its DuplexOperation is polled through its Python inbound adapter', () => {
       const copy = join(dir.path, 'duplex');
       cpSync(join(iopDemos, 'duplex'), copy, { recursive: true });
       // IoP configures this demo in IRIS; this settings file (ours) wires its classes into a production.
@@ -201,7 +201,11 @@ describe('IoP 4 Python API against a running server', () => {
           'from iop import Production',
           'from bs import Service',
           'from bp import Process',
+          'from bo import Operation',
+          'from adapter import OperationAdapter',
+          "CLASSES = {'Duplex.adapter.OperationAdapter': OperationAdapter}",
           "prod = Production('Demo.DuplexDemo', testing_enabled=True)",
+          "prod.operation('Operation', Operation, adapter_settings={'CallInterval': 1})",
           "prod.service('Service', Service, settings={'DuplexTargetConfigName': 'Process'}, adapter_settings={'CallInterval': 1})",
           "prod.process('Process', Process)",
           'PRODUCTIONS = [prod]',
@@ -218,8 +222,8 @@ describe('IoP 4 Python API against a running server', () => {
         'prod.start()',
         'deadline = time.time() + 40',
         'texts = []',
-        "while time.time() < deadline and texts.count('In on_document') < 2:",
-        "    texts = [e['text'] for e in reversed(default_director().read_top_log(100)) if e.get('config_name') in ('Service', 'Process')]",
+        "while time.time() < deadline and (texts.count('In on_document') < 2 or texts.count('on_task') < 2):",
+        "    texts = [e['text'] for e in reversed(default_director().read_top_log(100)) if e.get('config_name') in ('Service', 'Process', 'Operation')]",
         '    time.sleep(0.5)',
         'prod.stop()',
         "print('TEXTS', texts)",
@@ -229,6 +233,8 @@ describe('IoP 4 Python API against a running server', () => {
       const texts = run.out.slice(run.out.indexOf('TEXTS'));
       expect(texts).toContain("'In on_private_session_started'");
       expect(texts.split("'In on_document'").length - 1).toBeGreaterThanOrEqual(2);
+      // bo.Operation names its adapter (adapter.OperationAdapter, an InboundAdapter): the engine runs its on_task every CallInterval.
+      expect(texts.split("'on_task'").length - 1).toBeGreaterThanOrEqual(2);
     }, 240_000);
 
     it('declarative.py and mermaid_showcase.py render and validate', () => {
