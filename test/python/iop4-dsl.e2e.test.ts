@@ -111,6 +111,7 @@ describe('IoP 4 Python API against a running server', () => {
     expect(report['after_strict']).not.toContain('Demo.Iop4Strict');
     // Without the flag the same file migrates (the issue is a warning, as in IoP).
     expect(report['after_lenient']).toContain('Demo.Iop4Strict');
+    expect(run.out).toContain('Validation warning: Demo.Iop4Strict: setting items.Count.settings.Host.Limitt: Unknown setting name.');
   }, 240_000);
 
   it('Utils: registers a component under a chosen name, lists it as unused, unbinds it', () => {

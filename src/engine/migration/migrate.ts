@@ -66,6 +66,8 @@ export async function prepareMigration(settingsPath: string, options: MigrateOpt
     ...document.schemas.map((schema) => `Registered schema ${schema.name}`),
     ...productions.map((production) => `Registered production ${production.name}`),
     ...document.missing.map((section) => missingLines[section]),
+    // Not strict: IoP warns and migrates; the warnings reach whoever asked (cli, Utils.migrate's output).
+    ...(document.validation ?? []).map((issue) => `Validation warning: ${issue}`),
   ];
   return {
     registrations: { classes, schemas: document.schemas, productions },

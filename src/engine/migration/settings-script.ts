@@ -49,6 +49,8 @@ export interface ScriptDocument {
   productions: ScriptProduction[];
   schemas: Array<{ name: string; category: string; schema: string }>;
   missing: Array<'classes' | 'productions' | 'schemas'>;
+  /** Validation issues of DSL or legacy productions ("<production>: <issue>"), present only when there are some (not strict). */
+  validation?: string[];
 }
 
 /**

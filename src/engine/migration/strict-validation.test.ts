@@ -63,6 +63,7 @@ describe('strict production validation on a server-side migration', () => {
   it('without strict (the default) migrates the same file: the issue is only a warning', async () => {
     const report = await migrateSettings(store, 'USER', settingsPath);
     expect(report.productions).toEqual(['Demo.Strict']);
+    expect(report.output).toContain('Validation warning: Demo.Strict: setting items.Count.settings.Host.Limitt: Unknown setting name.');
     expect(await store.productions.get('USER', 'Demo.Strict')).not.toBeNull();
     expect(await migrateSettings(store, 'USER', settingsPath, { strictProductionValidation: false })).toMatchObject({ productions: ['Demo.Strict'] });
   }, 60_000);
@@ -71,5 +72,6 @@ describe('strict production validation on a server-side migration', () => {
     writeFileSync(settingsPath, settingsWithIssue.replace("'Limitt'", "'limit'"));
     const report = await migrateSettings(store, 'USER', settingsPath, { strictProductionValidation: true });
     expect(report.productions).toEqual(['Demo.Strict']);
+    expect(report.output.filter((line) => line.startsWith('Validation'))).toEqual([]);
   }, 60_000);
 });
