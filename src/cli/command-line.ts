@@ -60,6 +60,8 @@ export interface ParsedCommand {
   out?: string;
   settings?: string;
   allowDestructive?: boolean;
+  /** `-m PATH --strict-production-validation` (IoP 4): a production with validation issues refuses the migration. */
+  strictProductionValidation?: boolean;
   /** `-e --format json|python|class|graph|mermaid` (IoP 4). */
   format?: string;
 }
@@ -122,13 +124,18 @@ const flagNames: Record<string, string> = {
 };
 
 /** IoP 4's modifiers and the actions they go with. */
-const planModifiers: Array<{ key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive' | 'format'; flag: string; actions: Action[] }> = [
+const planModifiers: Array<{
+  key: 'unused' | 'production' | 'out' | 'settings' | 'allowDestructive' | 'format' | 'strictProductionValidation';
+  flag: string;
+  actions: Action[];
+}> = [
   { key: 'format', flag: '--format', actions: ['export'] },
   { key: 'unused', flag: '--unused', actions: ['bindings'] },
   { key: 'production', flag: '--production', actions: ['plan', 'applyPlan', 'verifyPlan'] },
   { key: 'out', flag: '--out', actions: ['plan'] },
   { key: 'settings', flag: '--settings', actions: ['applyPlan'] },
   { key: 'allowDestructive', flag: '--allow-destructive', actions: ['applyPlan'] },
+  { key: 'strictProductionValidation', flag: '--strict-production-validation', actions: ['migrate'] },
 ];
 
 function buildParser(): Command {
@@ -175,6 +182,7 @@ function buildParser(): Command {
     .option('--out <path>')
     .option('--settings <settings>')
     .option('--allow-destructive')
+    .option('--strict-production-validation')
     .option('--format <format>');
   return program;
 }
@@ -215,7 +223,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
     if (!allowed.includes(action))
       throw new ConveyorError('ERR_USAGE', `${flag} can only be used with ${allowed.map((name) => flagNames[name]).join(' or ')}.`);
     if (typeof value === 'string') parsed[key as 'production' | 'out' | 'settings' | 'format'] = value;
-    else parsed[key as 'unused' | 'allowDestructive'] = true;
+    else parsed[key as 'unused' | 'allowDestructive' | 'strictProductionValidation'] = true;
   }
   const raw = key ? options[key] : undefined;
   if (typeof raw === 'string') parsed.value = raw;

@@ -45,6 +45,8 @@ IoP 4 actions (beyond the spec):
   --verify-plan PLAN [--production P]
                              whether the stored production is the one PLAN leads to
   --rollback-backup [PROD]   restore the definition the last apply replaced
+  -m PATH --strict-production-validation
+                             migrate, refusing it when a production has validation issues
 
 modifiers:
   -D, --detach               with -s: return as soon as the production is started

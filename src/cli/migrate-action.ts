@@ -37,7 +37,7 @@ function migrationSpinner(ctx: CommandContext, settingsPath: string): ProgressVi
 async function migrateInPlace(ctx: CommandContext, settingsPath: string): Promise<MigrateReport> {
   const spinner = migrationSpinner(ctx, settingsPath);
   try {
-    return await ctx.client.migrateLocal(settingsPath);
+    return await ctx.client.migrateLocal(settingsPath, ctx.command.strictProductionValidation === true);
   } catch (error) {
     // A server that predates `local_path` reads the call as an upload without a package.
     if (isConveyorError(error, 'ERR_SERVER') && /package is required/i.test(error.message)) {
@@ -67,6 +67,7 @@ async function uploadAndMigrate(ctx: CommandContext, settingsPath: string): Prom
     ...(read.settings.remote_folder ? { remote_folder: read.settings.remote_folder } : {}),
     body: collected.files,
     ...(settingsFile === 'settings.py' ? {} : { settings_file: settingsFile }),
+    ...(ctx.command.strictProductionValidation === true ? { strict_production_validation: true } : {}),
   };
   io.err(`Uploading ${collected.files.length} files (${formatBytes(collected.bytes)}) from ${dirname(settingsPath)} as package ${packageName}`);
   const progress = progressStyle(io) === 'live' ? await progressBar() : undefined;

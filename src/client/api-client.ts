@@ -191,8 +191,9 @@ export class ConveyorClient {
    * Beyond the spec, local mode only: the server migrates a settings file already on its disk, in place
    * (`PUT /migrate` with `local_path`; a server accepts it only over its Unix socket).
    */
-  async migrateLocal(settingsPath: string): Promise<MigrateReport> {
-    const reply: unknown = await this.call(spec.migrate, { body: { local_path: settingsPath }, timeoutMs: uploadTimeoutMs });
+  async migrateLocal(settingsPath: string, strictProductionValidation = false): Promise<MigrateReport> {
+    const body = { local_path: settingsPath, ...(strictProductionValidation ? { strict_production_validation: true } : {}) };
+    const reply: unknown = await this.call(spec.migrate, { body, timeoutMs: uploadTimeoutMs });
     return migrateReport(reply);
   }
 

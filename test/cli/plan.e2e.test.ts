@@ -113,4 +113,39 @@ describe('cli plan options (IoP 4 spelling)', () => {
     expect(misplaced.code).toBe(2);
     expect(misplaced.stderr).toContain('--unused can only be used with --bindings.');
   }, 120_000);
+
+  it('-m --strict-production-validation: the server refuses a production with validation issues, and writes nothing', async () => {
+    const folder = temporaryFolder('cli-strict-');
+    try {
+      writeFileSync(
+        join(folder, 'strict_counter.py'),
+        'from iop import BusinessOperation, setting\n\n\nclass Counter(BusinessOperation):\n    limit: int = setting(5)\n',
+      );
+      writeFileSync(
+        join(folder, 'settings.py'),
+        [
+          'from iop import Production',
+          'from strict_counter import Counter',
+          "prod = Production('Cli.Strict')",
+          "prod.operation('Count', Counter, settings={'Limitt': '3'})",
+          'PRODUCTIONS = [prod]',
+          '',
+        ].join('\n'),
+      );
+      const refused = await cli(['-m', join(folder, 'settings.py'), '--strict-production-validation']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('Production validation: Cli.Strict');
+      expect(refused.stderr).toContain('items.Count.settings.Host.Limitt: Unknown setting name');
+      expect(JSON.parse((await cli(['-l'])).stdout)).not.toHaveProperty('Cli.Strict');
+      // Without the flag the issue is a warning, as in IoP: the production is migrated.
+      const migrated = await cli(['-m', join(folder, 'settings.py')]);
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(JSON.parse((await cli(['-l'])).stdout)).toHaveProperty('Cli.Strict');
+      const misplaced = await cli(['-x', '--strict-production-validation']);
+      expect(misplaced.code).toBe(2);
+      expect(misplaced.stderr).toContain('--strict-production-validation can only be used with -m');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
