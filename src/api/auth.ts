@@ -101,9 +101,9 @@ export function installAuth(app: FastifyInstance, users: UserDirectory, throttle
   }
 
   async function authenticate(header: string, address: string): Promise<Authentication> {
-    // One stat: a password changed in the file by another process (`conveyor users reset-password`)
-    // bumps the generation, so a verification cached for the old password is not accepted again.
-    await users.reload();
+    // A password changed in the file by another process (`conveyor users reset-password`) bumps the
+    // generation, so a verification cached for the old password is not accepted again.
+    await users.reloadIfChanged();
     const key = createHmac('sha256', cacheKey).update(header).digest('base64');
     const cached = cache.get(key);
     if (cached && cached.generation === users.generation && cached.expires > Date.now()) {

@@ -85,6 +85,28 @@ describe('UserDirectory', () => {
     expect(first.size).toBe(0);
   });
 
+  it('reloadIfChanged notices a file another writer replaced through the watch of its folder, and leaves an unchanged file unread', async () => {
+    const server = await UserDirectory.open(join(dir, 'users.json'));
+    const writer = await UserDirectory.open(join(dir, 'users.json'));
+    await writer.set('dave', 'old', 'operator');
+    await server.reloadIfChanged();
+    expect(await server.verify('dave', 'old')).toEqual({ name: 'dave', role: 'operator' });
+    const unchanged = server.generation;
+    await server.reloadIfChanged();
+    expect(server.generation).toBe(unchanged);
+    await writer.setPassword('dave', 'new');
+    // The watch's event arrives on a later turn of the event loop; the look it triggers must come
+    // before the once-a-second look that would find the change without any watch.
+    const started = Date.now();
+    while (server.generation === unchanged && Date.now() - started < 900) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      await server.reloadIfChanged();
+    }
+    expect(await server.verify('dave', 'old')).toBeNull();
+    expect(await server.verify('dave', 'new')).toEqual({ name: 'dave', role: 'operator' });
+    server.close();
+  });
+
   it('refuses bad names, roles, empty passwords and unknown users with clear errors', async () => {
     const users = await UserDirectory.open(join(dir, 'users.json'));
     await expect(users.set('a b', 'pw', 'admin')).rejects.toThrow(/Invalid user name "a b"/);

@@ -5,8 +5,8 @@
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { statSync, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { removeStaleTemporaries, writeFileAtomic } from '../core/atomic-file.ts';
 import { ConveyorError } from '../core/errors.ts';
 
@@ -69,6 +69,15 @@ function validName(name: string): boolean {
   return /^[A-Za-z0-9._@-]{1,64}$/.test(name) && name !== '.' && name !== '..';
 }
 
+/** How often the API looks at the users file even when its folder's watch reported nothing. */
+const lookEveryMs = 1000;
+
+interface FolderWatch {
+  /** Set by the watch when the file may have changed, cleared by the look that follows. */
+  changed: boolean;
+  stop: () => void;
+}
+
 export class UserDirectory {
   readonly file: string;
   #users = new Map<string, UserRecord>();
@@ -80,6 +89,8 @@ export class UserDirectory {
    * only after the one before it was saved, so changes made at the same time are all kept.
    */
   #changes: Promise<void> = Promise.resolve();
+  #watch: FolderWatch | undefined;
+  #lastLook = 0;
 
   private constructor(file: string) {
     this.file = file;
@@ -95,6 +106,43 @@ export class UserDirectory {
 
   get generation(): number {
     return this.#generation;
+  }
+
+  /**
+   * The API's check before each request: re-reads the file only when it may have changed, so a
+   * password reset from the command line (`conveyor users reset-password`) counts at the next
+   * request without a look at the file on every request (a stat cost about 7 µs of a 50 µs
+   * `GET /status`). Every change of the file renames a new one over it, which the watch on its
+   * folder reports; the file is still looked at once a second, for file systems that report nothing.
+   */
+  async reloadIfChanged(): Promise<void> {
+    this.#watch ??= this.#watchFolder();
+    const now = Date.now();
+    if (!this.#watch.changed && now - this.#lastLook < lookEveryMs) return;
+    this.#watch.changed = false;
+    this.#lastLook = now;
+    await this.reload();
+  }
+
+  /** Ends the folder watch (the server's shutdown); a later `reloadIfChanged` starts a new one. */
+  close(): void {
+    this.#watch?.stop();
+    this.#watch = undefined;
+  }
+
+  #watchFolder(): FolderWatch {
+    const state: FolderWatch = { changed: true, stop: () => undefined };
+    try {
+      const watcher = watch(dirname(this.file), { persistent: false }, (_event, name) => {
+        if (name === null || name === basename(this.file)) state.changed = true;
+      });
+      // A watch that fails leaves the once-a-second look, which needs no watch.
+      watcher.on('error', () => watcher.close());
+      state.stop = () => watcher.close();
+    } catch {
+      // The folder cannot be watched (missing, or no notifications here): the once-a-second look stays.
+    }
+    return state;
   }
 
   /** Re-reads the file when another process (e.g. `conveyor user add`) changed it. */

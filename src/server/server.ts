@@ -74,6 +74,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
     if (example) say(`Installed and started the example production ${example.production}: drop text files into ${example.inbox}`);
     const users = await UserDirectory.open(join(config.home, 'users.json'));
+    cleanups.push(() => users.close());
     const firstAdmin = await ensureFirstAdmin(users);
     if (firstAdmin?.generatedPassword) {
       say(`Created the first admin user '${firstAdmin.name}' with password: ${firstAdmin.generatedPassword}`);
