@@ -78,7 +78,7 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
     const firstAdmin = await ensureFirstAdmin(users);
     if (firstAdmin?.generatedPassword) {
       say(`Created the first admin user '${firstAdmin.name}' with password: ${firstAdmin.generatedPassword}`);
-      say('It is shown only this once; change it with CONVEYOR_ADMIN_PASSWORD on a fresh home or in users.json.');
+      say(`It is shown only this once; change it with: conveyor users reset-password ${firstAdmin.name} (or CONVEYOR_ADMIN_PASSWORD on a fresh home).`);
     }
     const app = await buildApi({
       engine,
