@@ -4,6 +4,7 @@
  * `{"Production": {...}}` string form, log lines and the test reply.
  */
 import type { ExportedItem, ExportedProduction, LogEntryWire, ProductionList, TestReply } from '../client/replies.ts';
+import type { IopItem, IopSetting } from '../core/iop-export.ts';
 import { pythonJsonDumps } from './python-json.ts';
 
 /** `json.dumps(value, indent=4)`. */
@@ -41,24 +42,8 @@ export function formatStatus(production: string, status: string): { Production: 
   return { Production: production, Status: status };
 }
 
-export interface CliExportSetting {
-  '@Target': string;
-  '@Name': string;
-  '#text': string;
-}
-
-export interface CliExportItem {
-  '@Name': string;
-  '@Category': string;
-  '@ClassName': string;
-  '@PoolSize': string;
-  '@Enabled': string;
-  '@Foreground': string;
-  '@Comment': string;
-  '@LogTraceEvents': string;
-  '@Schedule': string;
-  Setting: CliExportSetting[];
-}
+/** IoP's xmltodict item (src/core/iop-export.ts), with its settings always a list in the cli's export. */
+type CliExportItem = Omit<IopItem, 'Setting'> & { Setting: IopSetting[] };
 
 export interface CliExport {
   Production: {
