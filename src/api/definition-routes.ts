@@ -15,7 +15,7 @@ import { ConveyorError } from '../core/errors.ts';
 import { definitionFromIopExport, isIopExport } from '../core/iop-export.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
-import { exportJson } from './engine-json.ts';
+import { exportJson } from '../core/export-json.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';

@@ -1,12 +1,11 @@
 /**
  * The engine's records written as the API's JSON (src/core/contract): the list record, the log
- * entry, the production definition of `GET /export` (architecture §8: real booleans and integers)
- * and the test reply, cut at the declared limit.
+ * entry and the test reply, cut at the declared limit. The export's JSON is core/export-json.ts.
  */
-import type { ExportJson, ListRecordJson, LogEntryJson } from '../core/contract/production-shapes.ts';
+import type { ListRecordJson, LogEntryJson } from '../core/contract/production-shapes.ts';
 import { testBodyLimit } from '../core/contract/spec-routes.ts';
 import type { LogEntry } from '../core/log.ts';
-import { productionSettingsOf, type ProductionDefinition, type ReportedStatus } from '../core/production.ts';
+import type { ReportedStatus } from '../core/production.ts';
 import { formatTimestamp } from '../core/time.ts';
 import type { ProductionSummary } from '../engine/namespace-operations.ts';
 
@@ -41,34 +40,6 @@ export function logEntryJson(entry: LogEntry): LogEntryJson {
     time_logged: formatTimestamp(entry.timeLogged),
     type: entry.type,
   };
-}
-
-export function exportJson(definition: ProductionDefinition): ExportJson {
-  return {
-    name: definition.name,
-    description: definition.description,
-    test_enabled: definition.testingEnabled,
-    log_trace_events: definition.logGeneralTraceEvents,
-    actor_pool_size: definition.actorPoolSize,
-    items: definition.items.map((item) => ({
-      name: item.name,
-      classname: item.classname,
-      pool_size: item.poolSize,
-      enabled: item.enabled,
-      foreground: item.foreground,
-      comment: item.comment,
-      log_trace_events: item.logTraceEvents,
-      schedule: item.schedule,
-      settings: item.settings.map(({ target, name, value }) => ({ target, name, value })),
-    })),
-    ...productionSettingsJson(definition),
-  };
-}
-
-/** The export's `settings` member: absent when the production has no production-level settings. */
-function productionSettingsJson(definition: ProductionDefinition): Pick<ExportJson, 'settings'> {
-  const settings = productionSettingsOf(definition);
-  return settings.length === 0 ? {} : { settings: settings.map(({ name, value }) => ({ name, value })) };
 }
 
 export interface TestReplyJson {

@@ -3,30 +3,14 @@
  * (IoP's servers, and Conveyor's with `exportFormat: iop`). The client reads both into the structured
  * one, so `cli -e` prints the spec's CLI export whichever server it talks to.
  */
+import { exportJson } from '../core/export-json.ts';
 import { definitionFromIopExport, isIopExport } from '../core/iop-export.ts';
 import type { ExportedProduction } from './replies.ts';
 
 export function exportedProduction(reply: unknown): ExportedProduction {
   if (!isIopExport(reply)) return reply as ExportedProduction;
   const definition = definitionFromIopExport(reply);
-  return {
-    name: definition.name,
-    description: definition.description,
-    test_enabled: definition.testingEnabled,
-    log_trace_events: definition.logGeneralTraceEvents,
-    actor_pool_size: definition.actorPoolSize,
-    items: definition.items.map((item) => ({
-      name: item.name,
-      category: item.category,
-      classname: item.classname,
-      pool_size: item.poolSize,
-      enabled: item.enabled,
-      foreground: item.foreground,
-      comment: item.comment,
-      log_trace_events: item.logTraceEvents,
-      schedule: item.schedule,
-      settings: item.settings,
-    })),
-    ...(definition.settings === undefined ? {} : { settings: definition.settings }),
-  };
+  const json = exportJson(definition);
+  // IoP's form carries each item's category; keep it for the CLI export's `@Category`.
+  return { ...json, items: json.items.map((item, index) => ({ ...item, category: definition.items[index]?.category ?? '' })) };
 }
