@@ -4,6 +4,7 @@
  * test. The rules checked are the ones documented in store.ts.
  */
 import { afterEach, beforeEach, describe } from 'vitest';
+import { describeAlerts } from './conformance/alerts.ts';
 import { describeDefinitions } from './conformance/definitions.ts';
 import type { Harness, OpenedStore } from './conformance/harness.ts';
 import { describeLifecycle } from './conformance/lifecycle.ts';
@@ -51,5 +52,6 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
     describeLog(harness);
     describeLifecycle(harness);
     describeSettingsMigrations(harness);
+    describeAlerts(harness);
   });
 }

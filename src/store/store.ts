@@ -17,6 +17,7 @@ import type { ClassBinding } from '../core/components.ts';
 import type { LogEntry, LogType, NewLogEntry } from '../core/log.ts';
 import type { MessageBody, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ProductionRecord } from '../core/production.ts';
+import type { AlertRepository } from './alerts.ts';
 
 export interface StoreCapabilities {
   /** Several servers may share the store (PostgreSQL). SQLite: one server per home. */
@@ -36,6 +37,8 @@ export interface Store {
   readonly transforms: TransformRepository;
   readonly lookups: LookupRepository;
   readonly settingsMigrations: SettingsMigrationRepository;
+  /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
+  readonly alerts: AlertRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
   readonly cluster?: ClusterRepository;
   /** Waits for pending group commits, then closes. Later calls fail with ERR_STORE_CLOSED. */

@@ -213,6 +213,32 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
     name: 'message-trace-context',
     apply: (client) => exec(client, 'ALTER TABLE messages ADD COLUMN trace_parent TEXT'),
   },
+  {
+    // Alerts (docs/operations.md): one row per open alert; the partial unique index makes repeats of
+    // an open alert count into it, atomically across nodes.
+    name: 'alerts',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE TABLE alerts (
+          id BIGSERIAL PRIMARY KEY,
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          source TEXT NOT NULL,
+          category TEXT NOT NULL,
+          alert_key TEXT NOT NULL,
+          text TEXT NOT NULL,
+          first_time BIGINT NOT NULL,
+          last_time BIGINT NOT NULL,
+          count INTEGER NOT NULL,
+          acknowledged BOOLEAN NOT NULL DEFAULT FALSE,
+          acknowledged_by TEXT,
+          acknowledged_at BIGINT
+        );
+        CREATE UNIQUE INDEX alerts_open ON alerts (ns_id, source, category, alert_key) WHERE NOT acknowledged;
+        CREATE INDEX alerts_by_time ON alerts (ns_id, last_time);`,
+      ),
+  },
 ];
 
 /**

@@ -21,6 +21,7 @@ import { PostgresClasses } from './postgres-classes.ts';
 import { PostgresCluster } from './postgres-cluster.ts';
 import { PostgresContext, toStoreError } from './postgres-context.ts';
 import { PostgresLog } from './postgres-log.ts';
+import { PostgresAlerts } from './postgres-alerts.ts';
 import { PostgresLookups } from './postgres-lookups.ts';
 import { PostgresSettingsMigrations } from './postgres-settings-migrations.ts';
 import { PostgresMessages } from './postgres-messages.ts';
@@ -141,6 +142,7 @@ class PostgresStore implements Store {
   readonly schemas: PostgresSchemas;
   readonly transforms: PostgresTransforms;
   readonly lookups: PostgresLookups;
+  readonly alerts: PostgresAlerts;
   readonly settingsMigrations: PostgresSettingsMigrations;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
@@ -184,6 +186,7 @@ class PostgresStore implements Store {
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresTransforms(ctx);
     this.lookups = new PostgresLookups(ctx);
+    this.alerts = new PostgresAlerts(ctx);
     this.settingsMigrations = new PostgresSettingsMigrations(ctx);
     this.cluster = new PostgresCluster(ctx, this.#notifier);
   }

@@ -177,6 +177,31 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       db.exec('ALTER TABLE messages ADD COLUMN trace_parent TEXT');
     },
   },
+  {
+    // Alerts (docs/operations.md): one row per open alert; the partial unique index makes repeats of
+    // an open alert count into it atomically.
+    name: 'alerts',
+    apply: (db) => {
+      db.exec(`
+        CREATE TABLE alerts (
+          id INTEGER PRIMARY KEY,
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          source TEXT NOT NULL,
+          category TEXT NOT NULL,
+          alert_key TEXT NOT NULL,
+          text TEXT NOT NULL,
+          first_time INTEGER NOT NULL,
+          last_time INTEGER NOT NULL,
+          count INTEGER NOT NULL,
+          acknowledged INTEGER NOT NULL DEFAULT 0,
+          acknowledged_by TEXT,
+          acknowledged_at INTEGER
+        );
+        CREATE UNIQUE INDEX alerts_open ON alerts (ns_id, source, category, alert_key) WHERE acknowledged = 0;
+        CREATE INDEX alerts_by_time ON alerts (ns_id, last_time);
+      `);
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

@@ -17,6 +17,7 @@ import { sqliteMigrationHost, sqliteMigrations } from './migrations.ts';
 import { SqliteClasses } from './sqlite-classes.ts';
 import { isDatabaseFailure, SqliteContext, toStoreError } from './sqlite-context.ts';
 import { SqliteLog } from './sqlite-log.ts';
+import { SqliteAlerts } from './sqlite-alerts.ts';
 import { SqliteLookups } from './sqlite-lookups.ts';
 import { SqliteMessages } from './sqlite-messages.ts';
 import { SqliteNamespaces } from './sqlite-namespaces.ts';
@@ -89,6 +90,7 @@ class SqliteStore implements Store {
   readonly schemas: SqliteSchemas;
   readonly transforms: SqliteTransforms;
   readonly lookups: SqliteLookups;
+  readonly alerts: SqliteAlerts;
   readonly settingsMigrations: SqliteSettingsMigrations;
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
@@ -145,6 +147,7 @@ class SqliteStore implements Store {
     this.schemas = new SqliteSchemas(ctx);
     this.transforms = new SqliteTransforms(ctx);
     this.lookups = new SqliteLookups(ctx);
+    this.alerts = new SqliteAlerts(ctx);
     this.settingsMigrations = new SqliteSettingsMigrations(ctx, { classes: this.classes, schemas: this.schemas, productions: this.productions });
   }
 
