@@ -4,6 +4,8 @@ import type { ComponentKind } from '../../core/components.ts';
 import { EchoOperation } from './echo-operation.ts';
 import { FileInboundService } from './file-inbound-service.ts';
 import { FileOutboundOperation } from './file-outbound-operation.ts';
+import { PassthroughOperation } from './passthrough-operation.ts';
+import { PassthroughService } from './passthrough-service.ts';
 import { RouterProcess } from './router-process.ts';
 import { TickerService } from './ticker-service.ts';
 import { TransformProcess } from './transform-process.ts';
@@ -33,4 +35,17 @@ export const builtinClasses: ReadonlyMap<string, BuiltinClass> = new Map([
     make('service', 'Sends each file of FilePath to TargetConfigNames, then deletes or archives it', () => new FileInboundService()),
   ],
   ['Conveyor.Service.Ticker', make('service', 'Sends "tick n" to TargetConfigNames every CallInterval', () => new TickerService())],
+  // IRIS's own classes, by their IRIS names and settings (docs/enslib.md).
+  [
+    'EnsLib.File.PassthroughService',
+    make(
+      'service',
+      'Sends each file of FilePath matching FileSpec as a stream to TargetConfigNames, then deletes or archives it',
+      () => new PassthroughService(),
+    ),
+  ],
+  [
+    'EnsLib.File.PassthroughOperation',
+    make('operation', 'Writes the stream of each request to a file of FilePath named by Filename (default %f_%Q)', () => new PassthroughOperation()),
+  ],
 ]);
