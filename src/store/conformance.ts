@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe } from 'vitest';
 import { describeAlerts } from './conformance/alerts.ts';
+import { describeControls } from './conformance/controls.ts';
 import { describeDefinitions } from './conformance/definitions.ts';
 import type { Harness, OpenedStore } from './conformance/harness.ts';
 import { describeLifecycle } from './conformance/lifecycle.ts';
@@ -53,5 +54,6 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
     describeLifecycle(harness);
     describeSettingsMigrations(harness);
     describeAlerts(harness);
+    describeControls(harness);
   });
 }

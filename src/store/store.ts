@@ -18,6 +18,7 @@ import type { LogEntry, LogType, NewLogEntry } from '../core/log.ts';
 import type { MessageBody, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ProductionRecord } from '../core/production.ts';
 import type { AlertRepository } from './alerts.ts';
+import type { ControlRepository } from './controls.ts';
 
 export interface StoreCapabilities {
   /** Several servers may share the store (PostgreSQL). SQLite: one server per home. */
@@ -39,6 +40,8 @@ export interface Store {
   readonly settingsMigrations: SettingsMigrationRepository;
   /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
   readonly alerts: AlertRepository;
+  /** Queue and message controls (src/store/controls.ts): suspended queues, resend links, abort and discard. */
+  readonly controls: ControlRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
   readonly cluster?: ClusterRepository;
   /** Waits for pending group commits, then closes. Later calls fail with ERR_STORE_CLOSED. */

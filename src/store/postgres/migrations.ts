@@ -239,6 +239,33 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         CREATE INDEX alerts_by_time ON alerts (ns_id, last_time);`,
       ),
   },
+  {
+    // Queue and message controls (docs/operations.md): suspended queues and the links of resent
+    // messages. New tables only: the messages table (and its status CHECK) is left as it is.
+    name: 'message-controls',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE TABLE queue_suspensions (
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          item TEXT NOT NULL,
+          suspended_by TEXT NOT NULL,
+          suspended_at BIGINT NOT NULL,
+          PRIMARY KEY (ns_id, item)
+        );
+        CREATE TABLE message_resends (
+          resend_id BIGINT PRIMARY KEY,
+          ns_id INTEGER NOT NULL,
+          original_id BIGINT NOT NULL,
+          target TEXT NOT NULL,
+          edited BOOLEAN NOT NULL,
+          by_user TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        );
+        CREATE INDEX message_resends_by_original ON message_resends (original_id);`,
+      ),
+  },
 ];
 
 /**

@@ -22,6 +22,7 @@ import { PostgresCluster } from './postgres-cluster.ts';
 import { PostgresContext, toStoreError } from './postgres-context.ts';
 import { PostgresLog } from './postgres-log.ts';
 import { PostgresAlerts } from './postgres-alerts.ts';
+import { PostgresControls } from './postgres-controls.ts';
 import { PostgresLookups } from './postgres-lookups.ts';
 import { PostgresSettingsMigrations } from './postgres-settings-migrations.ts';
 import { PostgresMessages } from './postgres-messages.ts';
@@ -143,6 +144,7 @@ class PostgresStore implements Store {
   readonly transforms: PostgresTransforms;
   readonly lookups: PostgresLookups;
   readonly alerts: PostgresAlerts;
+  readonly controls: PostgresControls;
   readonly settingsMigrations: PostgresSettingsMigrations;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
@@ -187,6 +189,7 @@ class PostgresStore implements Store {
     this.transforms = new PostgresTransforms(ctx);
     this.lookups = new PostgresLookups(ctx);
     this.alerts = new PostgresAlerts(ctx);
+    this.controls = new PostgresControls(ctx);
     this.settingsMigrations = new PostgresSettingsMigrations(ctx);
     this.cluster = new PostgresCluster(ctx, this.#notifier);
   }

@@ -202,6 +202,32 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       `);
     },
   },
+  {
+    // Queue and message controls (docs/operations.md): suspended queues and the links of resent
+    // messages. New tables only: the messages table (and its status CHECK) is left as it is.
+    name: 'message-controls',
+    apply: (db) => {
+      db.exec(`
+        CREATE TABLE queue_suspensions (
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          item TEXT NOT NULL,
+          suspended_by TEXT NOT NULL,
+          suspended_at INTEGER NOT NULL,
+          PRIMARY KEY (ns_id, item)
+        );
+        CREATE TABLE message_resends (
+          resend_id INTEGER PRIMARY KEY,
+          ns_id INTEGER NOT NULL,
+          original_id INTEGER NOT NULL,
+          target TEXT NOT NULL,
+          edited INTEGER NOT NULL,
+          by_user TEXT NOT NULL,
+          created_at INTEGER NOT NULL
+        );
+        CREATE INDEX message_resends_by_original ON message_resends (original_id);
+      `);
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

@@ -18,6 +18,7 @@ import { SqliteClasses } from './sqlite-classes.ts';
 import { isDatabaseFailure, SqliteContext, toStoreError } from './sqlite-context.ts';
 import { SqliteLog } from './sqlite-log.ts';
 import { SqliteAlerts } from './sqlite-alerts.ts';
+import { SqliteControls } from './sqlite-controls.ts';
 import { SqliteLookups } from './sqlite-lookups.ts';
 import { SqliteMessages } from './sqlite-messages.ts';
 import { SqliteNamespaces } from './sqlite-namespaces.ts';
@@ -91,6 +92,7 @@ class SqliteStore implements Store {
   readonly transforms: SqliteTransforms;
   readonly lookups: SqliteLookups;
   readonly alerts: SqliteAlerts;
+  readonly controls: SqliteControls;
   readonly settingsMigrations: SqliteSettingsMigrations;
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
@@ -148,6 +150,7 @@ class SqliteStore implements Store {
     this.transforms = new SqliteTransforms(ctx);
     this.lookups = new SqliteLookups(ctx);
     this.alerts = new SqliteAlerts(ctx);
+    this.controls = new SqliteControls(ctx);
     this.settingsMigrations = new SqliteSettingsMigrations(ctx, { classes: this.classes, schemas: this.schemas, productions: this.productions });
   }
 
