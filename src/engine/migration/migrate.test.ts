@@ -210,6 +210,69 @@ describe('migrateSettings: missing sections and errors', () => {
     expect((await failure(noClass)).message).toBe(`${noClass}: PRODUCTIONS[0] (A.B): item 'X' has no @ClassName`);
   });
 
+  it('accepts the EnsLib classes and adapters Conveyor provides (IoP docs example production)', async () => {
+    const path = settingsFolder({
+      'settings.py': [
+        'from iop import BusinessOperation',
+        'class Writer(BusinessOperation):',
+        '    @staticmethod',
+        '    def get_adapter_type():',
+        "        return 'EnsLib.HTTP.OutboundAdapter'",
+        "CLASSES = {'Python.Writer': Writer}",
+        "PRODUCTIONS = [{'Demo.Passthrough': {'Item': [",
+        "  {'@Name': 'In', '@ClassName': 'EnsLib.File.PassthroughService', 'Setting': [{'@Target': 'Adapter', '@Name': 'FilePath', '#text': '/tmp/in'}]},",
+        "  {'@Name': 'Out', '@ClassName': 'EnsLib.File.PassthroughOperation'}]}}]",
+      ].join('\n'),
+    });
+    const report = await migrateSettings(store, 'USER', path);
+    expect(report.productions).toEqual(['Demo.Passthrough']);
+  });
+
+  it('refuses an EnsLib class Conveyor does not provide and an unknown adapter, naming each, without writing anything', async () => {
+    const path = settingsFolder({
+      'settings.py': [
+        'from iop import BusinessOperation, BusinessService',
+        'class Mailer(BusinessOperation):',
+        '    @staticmethod',
+        '    def get_adapter_type():',
+        "        return 'EnsLib.EMail.OutboundAdapter'",
+        'class Poller(BusinessService):',
+        '    @staticmethod',
+        '    def get_adapter_type():',
+        "        return 'Python.NoSuchAdapter'",
+        "CLASSES = {'Python.Mailer': Mailer, 'Python.Poller': Poller}",
+        "PRODUCTIONS = [{'Demo.P': {'Item': [{'@Name': 'Hl7In', '@ClassName': 'EnsLib.HL7.Service.FileService'}]}}]",
+      ].join('\n'),
+    });
+    const error = await failure(path);
+    expect(error.message).toBe(
+      'Unknown classes: item Hl7In of production Demo.P uses EnsLib.HL7.Service.FileService, an IRIS class Conveyor does not provide; ' +
+        'Python.Mailer names the adapter EnsLib.EMail.OutboundAdapter, an IRIS adapter Conveyor does not provide; ' +
+        'Python.Poller names the adapter Python.NoSuchAdapter, which is neither registered nor in CLASSES ' +
+        '(the supported IRIS classes are listed in docs/enslib.md)',
+    );
+    expect(await store.classes.list('USER')).toEqual([]);
+    expect(await store.productions.list('USER')).toEqual([]);
+  });
+
+  it('accepts an adapter registered by an earlier migration', async () => {
+    const adapter = settingsFolder({
+      'settings.py': ['from iop import InboundAdapter', 'class Feed(InboundAdapter):', '    pass', "CLASSES = {'Python.Feed': Feed}"].join('\n'),
+    });
+    await migrateSettings(store, 'USER', adapter);
+    const service = settingsFolder({
+      'settings.py': [
+        'from iop import BusinessService',
+        'class Poller(BusinessService):',
+        '    @staticmethod',
+        '    def get_adapter_type():',
+        "        return 'Python.Feed'",
+        "CLASSES = {'Python.Poller': Poller}",
+      ].join('\n'),
+    });
+    expect((await migrateSettings(store, 'USER', service)).classes).toEqual(['Python.Poller']);
+  });
+
   it('stores production-level settings of a dict production and of an IoP 4 Production object', async () => {
     const path = settingsFolder({
       'settings.py': [

@@ -12,6 +12,7 @@ import { newItem, newProduction, withProductionSettings, type ItemDefinition, ty
 import type { MigrationRegistrations, Store } from '../../store/store.ts';
 import { defaultInterpreter } from '../../bridge/index.ts';
 import type { MigrationReport } from '../namespace-operations.ts';
+import { checkIrisClasses } from './iris-class-check.ts';
 import { runSettingsScript, type ScriptItem, type ScriptProduction } from './settings-script.ts';
 
 const missingLines = { classes: 'No classes to register', productions: 'No productions to register', schemas: 'No schemas to register' } as const;
@@ -40,6 +41,7 @@ export interface PreparedMigration {
 
 export async function migrateSettings(store: Store, namespace: string, settingsPath: string, options: MigrateOptions = {}): Promise<MigrationReport> {
   const prepared = await prepareMigration(settingsPath, options);
+  await checkIrisClasses(prepared.registrations, async (name) => (await store.classes.get(namespace, name)) !== null);
   await store.settingsMigrations.commit(namespace, prepared.registrations, null);
   return prepared.report;
 }

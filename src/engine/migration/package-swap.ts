@@ -18,6 +18,7 @@ import { dirname, join, relative, sep, isAbsolute } from 'node:path';
 import { ConveyorError } from '../../core/errors.ts';
 import type { MigrationRegistrations, PackageSwap, Store } from '../../store/store.ts';
 import type { MigrationReport } from '../namespace-operations.ts';
+import { checkIrisClasses } from './iris-class-check.ts';
 import { prepareMigration, type MigrateOptions } from './migrate.ts';
 
 export interface PackageFile {
@@ -77,6 +78,7 @@ export async function migratePackage(store: Store, namespace: string, upload: Pa
       const staged = join(swap.staging, upload.packageName);
       await writeStaged(staged, upload.files);
       const prepared = await prepareMigration(join(staged, upload.settingsFile), options);
+      await checkIrisClasses(prepared.registrations, async (name) => (await store.classes.get(namespace, name)) !== null);
       report = prepared.report;
       await store.settingsMigrations.commit(namespace, relocate(prepared.registrations, swap.staging, folder), id);
     } catch (error) {
