@@ -13,6 +13,8 @@ import { describeLog } from './conformance/log.ts';
 import { describeMessages } from './conformance/messages.ts';
 import { describeQueues } from './conformance/queue.ts';
 import { describeSettingsMigrations } from './conformance/settings-migrations.ts';
+import { describeRetention } from './conformance/retention.ts';
+import { describeRules } from './conformance/rules.ts';
 import type { Store } from './store.ts';
 
 export type { OpenedStore } from './conformance/harness.ts';
@@ -55,5 +57,6 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
     describeSettingsMigrations(harness);
     describeAlerts(harness);
     describeControls(harness);
+    describeRetention(harness);
   });
 }

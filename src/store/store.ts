@@ -41,6 +41,8 @@ export interface Store {
   /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
   readonly alerts: AlertRepository;
   /** Queue and message controls (src/store/controls.ts): suspended queues, resend links, abort and discard. */
+  /** Retention policies, purges of old messages and log entries, store usage and space reclaim. */
+  readonly retention: RetentionRepository;
   readonly controls: ControlRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
   readonly cluster?: ClusterRepository;
@@ -359,4 +361,87 @@ export interface ClusterRepository {
   subscribe(channel: string, onMessage: NotificationHandler): Promise<() => Promise<void>>;
   /** Wakes every subscriber of `channel` on every node (this one included). Keep payloads small (< 8000 bytes). */
   notify(channel: string, payload: string): Promise<void>;
+}
+
+/** How long a namespace keeps what it stores; null keeps that kind forever (or sets no cap). */
+export interface RetentionPolicy {
+  /** Finished messages older than this many days are purged. */
+  messageDays: number | null;
+  /** Event-log entries older than this many days are purged. */
+  logDays: number | null;
+  /** When the store uses more bytes than this, the namespace's oldest finished messages go first until it is under. */
+  maxStoreBytes: number | null;
+}
+
+/** Where a batched walk stands: the (time, id) of the last row it took. Rows after it come next. */
+export interface PurgePosition {
+  at: number;
+  id: number;
+}
+
+export interface PurgeBatchOptions {
+  /** Most rows this batch takes (at least 1). */
+  limit: number;
+  /** Count and measure only; delete nothing. */
+  dryRun: boolean;
+  /** Resume after this position (the `next` of the previous batch). */
+  after: PurgePosition | null;
+}
+
+export interface PurgeBatch {
+  /** Message headers (messages) or log entries (log) deleted, or that would be (dry run). */
+  count: number;
+  /** Message bodies among them (a message may have none). */
+  bodies: number;
+  /** Bytes of text their rows held (body data, header and entry text fields, plus a fixed row overhead): an estimate of the space freed. */
+  bytes: number;
+  /** Where the next batch starts; null once nothing more is eligible before the bound. */
+  next: PurgePosition | null;
+}
+
+/** What a namespace's data and the whole store take. */
+export interface StoreUsage {
+  /** Bytes the whole store uses now (every namespace; SQLite: pages in use, PostgreSQL: tables with indexes and TOAST). */
+  storeBytes: number;
+  /** Bytes the store holds free for reuse (SQLite: freelist pages; PostgreSQL: not measured, 0). */
+  freeBytes: number;
+  /** How freed space goes back: `incremental` (SQLite auto_vacuum = INCREMENTAL: the file shrinks), `reuse` (SQLite without it: free pages are reused, the file keeps its size), `vacuum` (PostgreSQL: VACUUM makes dead rows reusable). */
+  reclaim: 'incremental' | 'reuse' | 'vacuum';
+  messages: number;
+  /** createdAt of the namespace's oldest message, or null. */
+  oldestMessage: number | null;
+  logEntries: number;
+  /** timeLogged of the namespace's oldest log entry, or null. */
+  oldestLogEntry: number | null;
+}
+
+/**
+ * Retention: a policy per namespace, and purges in bounded batches so that a caller can pace them
+ * (yield between batches) and never holds the store for long.
+ *
+ * A message is eligible for purge when it belongs to the namespace, was created before the bound,
+ * is finished (`completed`, `error` or `discarded`) and no message of its session is still
+ * `queued` or `delivered` — so a purge never takes a message that is queued or in progress, and
+ * never cuts a session whose work is still going on. Its body goes with it. Log entries are
+ * eligible by `timeLogged` alone.
+ */
+export interface RetentionRepository {
+  /** The namespace's policy, or null when none was set. */
+  getPolicy(namespace: string): Promise<RetentionPolicy | null>;
+  /** Sets (or, with null, removes) the namespace's policy. Unknown namespace: ERR_NAMESPACE_UNKNOWN. */
+  putPolicy(namespace: string, policy: RetentionPolicy | null): Promise<void>;
+  /** Every namespace that has a policy, by namespace name. */
+  policies(): Promise<Array<{ namespace: string; policy: RetentionPolicy }>>;
+  /** One batch of eligible messages created before `before` (epoch ms), oldest first: deleted with their bodies in one transaction, or only measured. */
+  purgeMessages(namespace: string, before: number, options: PurgeBatchOptions): Promise<PurgeBatch>;
+  /** One batch of log entries logged before `before` (epoch ms), oldest first. */
+  purgeLog(namespace: string, before: number, options: PurgeBatchOptions): Promise<PurgeBatch>;
+  usage(namespace: string): Promise<StoreUsage>;
+  /**
+   * Gives freed space back, bounded so that it never holds the store for long: SQLite with
+   * auto_vacuum = INCREMENTAL returns up to `maxPages` free pages to the file system (call again
+   * while `more`); PostgreSQL runs a plain VACUUM of the message and log tables (no exclusive lock:
+   * dead rows become reusable). Returns the bytes the store's size went down by.
+   */
+  reclaim(maxPages: number): Promise<{ bytes: number; more: boolean }>;
 }

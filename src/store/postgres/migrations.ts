@@ -240,6 +240,24 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
       ),
   },
   {
+    // Retention (docs/operations.md): a policy per namespace, and the event log by time so that a
+    // purge walks only the entries older than its bound. (Messages already have (ns_id, created_at).)
+    name: 'retention',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE TABLE retention_policies (
+          ns_id INTEGER PRIMARY KEY REFERENCES namespaces (id),
+          message_days DOUBLE PRECISION,
+          log_days DOUBLE PRECISION,
+          max_store_bytes BIGINT,
+          updated_at BIGINT NOT NULL
+        );
+        CREATE INDEX log_by_time ON log_entries (ns_id, time_logged, id);`,
+      ),
+  },
+  {
     // Queue and message controls (docs/operations.md): suspended queues and the links of resent
     // messages. New tables only: the messages table (and its status CHECK) is left as it is.
     name: 'message-controls',

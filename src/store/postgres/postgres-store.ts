@@ -28,6 +28,7 @@ import { PostgresSettingsMigrations } from './postgres-settings-migrations.ts';
 import { PostgresMessages } from './postgres-messages.ts';
 import { PostgresNamespaces } from './postgres-namespaces.ts';
 import { PostgresProductions } from './postgres-productions.ts';
+import { PostgresRetention } from './postgres-retention.ts';
 import { PostgresSchemas } from './postgres-schemas.ts';
 import { PostgresTransforms } from './postgres-transforms.ts';
 import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
@@ -148,6 +149,7 @@ class PostgresStore implements Store {
   readonly settingsMigrations: PostgresSettingsMigrations;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
+  readonly retention: PostgresRetention;
   readonly #notifier: PgNotifier;
   readonly #committers: Array<GroupCommitter<PgWrite, number[]>>;
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -194,6 +196,7 @@ class PostgresStore implements Store {
     this.cluster = new PostgresCluster(ctx, this.#notifier);
   }
 
+    this.retention = new PostgresRetention(ctx);
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;

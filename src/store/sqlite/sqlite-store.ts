@@ -23,6 +23,7 @@ import { SqliteLookups } from './sqlite-lookups.ts';
 import { SqliteMessages } from './sqlite-messages.ts';
 import { SqliteNamespaces } from './sqlite-namespaces.ts';
 import { SqliteProductions } from './sqlite-productions.ts';
+import { SqliteRetention } from './sqlite-retention.ts';
 import { SqliteSchemas } from './sqlite-schemas.ts';
 import { SqliteSettingsMigrations } from './sqlite-settings-migrations.ts';
 import { SqliteTransforms } from './sqlite-transforms.ts';
@@ -71,6 +72,9 @@ export function openDatabase(options: SqliteStoreOptions): Database.Database {
     mkdirSync(dirname(options.path), { recursive: true });
     db = new Database(options.path);
     db.pragma('journal_mode = WAL');
+    // A new file only (the mode is fixed once the first table exists): pages freed by a purge can then
+    // go back to the file system (retention.reclaim). Older files keep reusing them (docs/operations.md).
+    if (Number(db.pragma('page_count', { simple: true })) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     db.pragma('foreign_keys = ON');
@@ -96,6 +100,7 @@ class SqliteStore implements Store {
   readonly settingsMigrations: SqliteSettingsMigrations;
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
+  readonly retention: SqliteRetention;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
   readonly #walSync: WalSync | null;
   readonly #checkpointer: BackgroundCheckpointer | null;
@@ -155,6 +160,7 @@ class SqliteStore implements Store {
   }
 
   close(): Promise<void> {
+    this.retention = new SqliteRetention(ctx, (pages) => checkpointer?.committed(pages));
     this.#closing ??= this.#close();
     return this.#closing;
   }
