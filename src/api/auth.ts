@@ -138,6 +138,8 @@ export function installAuth(app: FastifyInstance, users: UserDirectory, throttle
       if (outcome && 'refusal' in outcome) return throttled(reply, outcome.refusal);
       if (!outcome) return challenge(reply, 'Wrong user name or password');
       user = outcome.user;
+      // Checked after the password, so a disabled account tells nothing to someone guessing.
+      if (users.isDisabled(user.name)) return challenge(reply, `User ${user.name} is disabled: an admin can enable it again (portal Users page)`);
     }
     request.user = user;
     if (!roleAllows(user.role, needed)) {

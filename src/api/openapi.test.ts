@@ -93,6 +93,10 @@ describe('GET /openapi.json', () => {
       { op: 'get /api/iop/openapi.json', url: '/api/iop/openapi.json' },
       { op: 'put /api/iop/users/{name}', url: '/api/iop/users/frank', payload: { password: 'pw', role: 'viewer' } },
       { op: 'get /api/iop/users', url: '/api/iop/users' },
+      { op: 'post /api/iop/users/{name}/role', url: '/api/iop/users/frank/role', payload: { role: 'operator' } },
+      { op: 'post /api/iop/users/{name}/password', url: '/api/iop/users/frank/password', payload: { password: 'pw2' } },
+      { op: 'post /api/iop/users/{name}/disable', url: '/api/iop/users/frank/disable' },
+      { op: 'post /api/iop/users/{name}/enable', url: '/api/iop/users/frank/enable' },
       { op: 'delete /api/iop/users/{name}', url: '/api/iop/users/frank' },
       {
         op: 'put /api/atelier/v1/{namespace}/doc/{name}',

@@ -12,6 +12,7 @@ import {
   type ProductionDefinition,
   type ProductionSetting,
 } from '../core/production.ts';
+import { scheduleProblem } from '../core/schedule-spec.ts';
 import { describe } from './request-input.ts';
 
 type Json = Record<string, unknown>;
@@ -29,6 +30,14 @@ function text(object: Json, field: string, where: string, fallback?: string): st
   const value = object[field];
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'string') fail(where, `${field} must be a string, not ${describe(value)}`);
+  return value;
+}
+
+/** An IRIS schedule (src/core/schedule-spec.ts): a mistyped one is refused, not stored to be ignored. */
+function schedule(object: Json, where: string): string {
+  const value = text(object, 'schedule', where, '');
+  const problem = scheduleProblem(value);
+  if (problem) fail(where, `schedule ${JSON.stringify(value)} is not an IRIS schedule: ${problem} (e.g. START:*-*-*T08:00:00,STOP:*-*-*T17:00:00, or @Name)`);
   return value;
 }
 
@@ -102,7 +111,7 @@ export function definitionFromJson(value: unknown, existing: ProductionDefinitio
       foreground: flag(raw, 'foreground', where, false),
       comment: text(raw, 'comment', where, ''),
       logTraceEvents: flag(raw, 'log_trace_events', where, false),
-      schedule: text(raw, 'schedule', where, ''),
+      schedule: schedule(raw, where),
       settings: settingsOf(raw, where),
     };
   });

@@ -10,6 +10,9 @@ import type { QueryOf } from '../core/contract/route.ts';
 import { ConveyorError } from '../core/errors.ts';
 import type { MessageFilter } from '../store/store.ts';
 import { exportJson } from '../core/export-json.ts';
+import type { ClassBinding } from '../core/components.ts';
+import type { ProductionDefinition } from '../core/production.ts';
+import { builtinClasses } from '../engine/builtin/index.ts';
 import { logEntryJson, testReply } from './engine-json.ts';
 import { definitionFromJson } from './portal-definition.ts';
 import { registerPortalDtlRoutes } from './portal-dtl-routes.ts';
@@ -49,6 +52,20 @@ function messageFilter(query: MessageQuery): MessageFilter {
   if (query.session !== undefined) filter.sessionId = query.session;
   if (query.before !== undefined) filter.beforeId = query.before;
   return filter;
+}
+
+/**
+ * A definition is stored even when an item's class is unknown (the package may be migrated later), but
+ * not without a word: the reply names each such item, as the plan's validation does.
+ */
+function unknownClassWarnings(definition: ProductionDefinition, bindings: ClassBinding[], namespace: string): string[] {
+  const registered = new Set(bindings.map((binding) => binding.name));
+  return definition.items
+    .filter((item) => !registered.has(item.classname) && !builtinClasses.has(item.classname))
+    .map(
+      (item) =>
+        `Item ${item.name}: class ${item.classname} is not registered in namespace ${namespace}; the item cannot start until it is (migrate its package, or correct the class name)`,
+    );
 }
 
 /** Built-in and unregistered classes: read the kind from the IRIS naming habit. */
@@ -164,7 +181,11 @@ export function registerPortalRoutes(
     const existing = sent.name ? await namespace.getDefinition(sent.name).catch(() => null) : null;
     const definition = definitionFromJson(sent, existing);
     await namespace.putDefinition(definition);
-    return { production: definition.name, items: definition.items.length };
+    return {
+      production: definition.name,
+      items: definition.items.length,
+      warnings: unknownClassWarnings(definition, await namespace.classes(), namespace.name),
+    };
   });
 
   serve(scope, catalog, portal.testRun, async (request) => {

@@ -34,11 +34,17 @@ describe('resolveReadableFile', () => {
     }
   });
 
-  it('refuses paths outside the roots without looking at them, a closed file inside one, and relative paths', async () => {
+  it('reads a relative name in the first root (the import folder), and refuses one that leads out with ..', async () => {
+    expect(await resolveReadableFile('a.json', access)).toBe(join(home, 'imports', 'a.json'));
+    await expect(resolveReadableFile('../users.json', access)).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
+    await expect(resolveReadableFile('../../shared/b.json', { ...access, roots: [join(home, 'imports')] })).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
+  });
+
+  it('refuses paths outside the roots without looking at them, a closed file inside one, and relative paths when there is no root', async () => {
     await expect(resolveReadableFile('/etc/passwd', access)).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
     await expect(resolveReadableFile(join(dir, 'no-such-folder', 'x.json'), access)).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
     await expect(resolveReadableFile(join(dir, 'key.pem'), { ...access, roots: [...access.roots, dir] })).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
-    await expect(resolveReadableFile('imports/a.json', access)).rejects.toThrow(/must be an absolute path/);
+    await expect(resolveReadableFile('imports/a.json', noServerFileAccess)).rejects.toThrow(/must be an absolute path/);
     await expect(resolveReadableFile(join(home, 'imports', 'a.json'), noServerFileAccess)).rejects.toMatchObject({ code: 'ERR_UNSAFE_PATH' });
   });
 

@@ -1,9 +1,11 @@
 /**
  * Which files on the server a request may have the server read (the `path` of POST /schemas/import):
- * only files inside one of `roots`, and never one inside a `closed` folder (the home, with its users
- * file, database and keys; the TLS files), unless it lies in a root that is itself inside that closed
- * folder (`<home>/imports`). Checked on the path as given and again once links are resolved, so a link
- * cannot lead out. A refusal names the path the client sent, never what the file holds.
+ * only files inside one of `roots` (the server gives one: its import folder, `importFolder`, default
+ * `<home>/imports`), and never one inside a `closed` folder (the home, with its users file, database
+ * and keys; the TLS files), unless it lies in a root that is itself inside that closed folder
+ * (`<home>/imports`). A relative name is a file of the first root. Checked on the path as given and
+ * again once links are resolved, so neither `..` nor a link can lead out. A refusal names the path the
+ * client sent, never what the file holds.
  */
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
@@ -29,7 +31,7 @@ function permitted(candidate: string, access: ServerFileAccess): boolean {
 
 function refused(path: string): ConveyorError {
   return new ConveyorError('ERR_UNSAFE_PATH', `path ${JSON.stringify(path)} is outside the folders the server reads schema files from`, {
-    hint: "Put the file in the home's imports folder (<home>/imports) or an allowed root (allowedRoots), or send the schema document itself as schema",
+    hint: "Put the file in the server's import folder (importFolder, default <home>/imports) and give its name, or upload the schema document itself as schema",
   });
 }
 
@@ -39,8 +41,11 @@ function refused(path: string): ConveyorError {
  */
 export async function resolveReadableFile(path: string, access: ServerFileAccess): Promise<string> {
   if (path.includes('\0')) throw new ConveyorError('ERR_UNSAFE_PATH', 'path contains a NUL character');
-  if (!isAbsolute(path)) throw new ConveyorError('ERR_UNSAFE_PATH', `path ${JSON.stringify(path)} must be an absolute path on the server`);
-  const given = resolve(path);
+  const [folder] = access.roots;
+  if (!isAbsolute(path) && folder === undefined) {
+    throw new ConveyorError('ERR_UNSAFE_PATH', `path ${JSON.stringify(path)} must be an absolute path on the server`);
+  }
+  const given = isAbsolute(path) || folder === undefined ? resolve(path) : resolve(folder, path);
   const lexical: ServerFileAccess = { roots: access.roots.map((root) => resolve(root)), closed: access.closed.map((closed) => resolve(closed)) };
   if (!permitted(given, lexical)) throw refused(path);
   let real: string;

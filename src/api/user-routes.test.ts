@@ -12,9 +12,9 @@ describe('user routes', () => {
   it('lists users without any secret', async () => {
     const reply = await h.app.inject({ url: '/api/iop/users', headers: h.auth('admin') });
     expect(reply.json()).toEqual([
-      { name: 'viewer', role: 'viewer' },
-      { name: 'operator', role: 'operator' },
-      { name: 'admin', role: 'admin' },
+      { name: 'viewer', role: 'viewer', disabled: false },
+      { name: 'operator', role: 'operator', disabled: false },
+      { name: 'admin', role: 'admin', disabled: false },
     ]);
   });
 
@@ -25,7 +25,7 @@ describe('user routes', () => {
       headers: h.auth('admin'),
       payload: { password: 'pw-dana', role: 'operator' },
     });
-    expect(created.json()).toEqual({ name: 'dana', role: 'operator' });
+    expect(created.json()).toEqual({ name: 'dana', role: 'operator', disabled: false });
     expect((await h.app.inject({ url: '/api/iop/status', headers: { authorization: basic('dana', 'pw-dana') } })).statusCode).toBe(200);
     expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/dana', headers: h.auth('admin') })).json()).toEqual({
       status: 'removed',
@@ -41,11 +41,13 @@ describe('user routes', () => {
     const noPassword = await h.app.inject({ method: 'PUT', url: '/api/iop/users/eve', headers: h.auth('admin'), payload: { role: 'viewer' } });
     expect(noPassword.statusCode).toBe(400);
     expect(noPassword.json().error).toBe('ERROR #INVALID_INPUT: password is required in the body of PUT /api/iop/users/:name');
-    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/ghost', headers: h.auth('admin') })).json().error).toMatch(/No user named "ghost"$/);
+    expect((await h.app.inject({ method: 'DELETE', url: '/api/iop/users/ghost', headers: h.auth('admin') })).json().error).toMatch(
+      /No user named "ghost" \(users: viewer, operator, admin\)$/,
+    );
     const lastAdmin = await h.app.inject({ method: 'DELETE', url: '/api/iop/users/admin', headers: h.auth('admin') });
-    expect(lastAdmin.json().error).toMatch(/Cannot remove admin: it is the last admin \(Give another user the admin role first\)$/);
+    expect(lastAdmin.json().error).toMatch(/Cannot remove admin: it is the last enabled admin \(Give another user the admin role first\)$/);
     const demote = await h.app.inject({ method: 'PUT', url: '/api/iop/users/admin', headers: h.auth('admin'), payload: { password: 'x', role: 'viewer' } });
-    expect(demote.json().error).toMatch(/Cannot make admin a viewer: it is the last admin/);
+    expect(demote.json().error).toMatch(/Cannot make admin a viewer: it is the last enabled admin/);
   });
 
   it('answers 30 user changes sent at the same time with success, and keeps them all', async () => {

@@ -19,7 +19,27 @@ export function registerUserRoutes(root: FastifyInstance, users: UserDirectory, 
     const { name } = request.params;
     const { password, role } = request.body;
     await users.set(name, password, role);
-    return { name, role };
+    return users.get(name);
+  });
+
+  serve(scope, catalog, contract.setUserRole, async (request) => {
+    await users.setRole(request.params.name, request.body.role);
+    return users.get(request.params.name);
+  });
+
+  serve(scope, catalog, contract.resetUserPassword, async (request) => {
+    await users.setPassword(request.params.name, request.body.password);
+    return users.get(request.params.name);
+  });
+
+  serve(scope, catalog, contract.disableUser, async (request) => {
+    await users.setDisabled(request.params.name, true);
+    return users.get(request.params.name);
+  });
+
+  serve(scope, catalog, contract.enableUser, async (request) => {
+    await users.setDisabled(request.params.name, false);
+    return users.get(request.params.name);
   });
 
   serve(scope, catalog, contract.deleteUser, async (request) => {

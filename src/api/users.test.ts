@@ -79,7 +79,7 @@ describe('UserDirectory', () => {
     const second = await UserDirectory.open(join(dir, 'users.json'));
     await first.set('carol', 'pw', 'viewer');
     await second.reload();
-    expect(second.list()).toEqual([{ name: 'carol', role: 'viewer' }]);
+    expect(second.list()).toEqual([{ name: 'carol', role: 'viewer', disabled: false }]);
     await second.remove('carol');
     await first.reload();
     expect(first.size).toBe(0);

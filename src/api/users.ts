@@ -31,11 +31,18 @@ export interface UserRecord {
   hash: string;
   /** scrypt cost parameter N used for this hash (kept per user so the default can change). */
   cost: number;
+  /** A disabled user keeps its name, role and password but is refused (401) until enabled again. */
+  disabled?: boolean;
 }
 
 export interface AuthenticatedUser {
   name: string;
   role: Role;
+}
+
+/** What the users routes show of a user: never its password hash. */
+export interface ListedUser extends AuthenticatedUser {
+  disabled: boolean;
 }
 
 const keyLength = 32;
@@ -174,15 +181,34 @@ export class UserDirectory {
           hint: 'Each user needs name, role (viewer | operator | admin), salt and hash.',
         });
       }
-      users.set(entry.name, { name: entry.name, role: entry.role, salt: entry.salt, hash: entry.hash, cost: entry.cost ?? defaultCost });
+      users.set(entry.name, {
+        name: entry.name,
+        role: entry.role,
+        salt: entry.salt,
+        hash: entry.hash,
+        cost: entry.cost ?? defaultCost,
+        ...(entry.disabled === true ? { disabled: true } : {}),
+      });
     }
     this.#users = users;
     this.#loadedMtime = mtime;
     this.#generation++;
   }
 
-  list(): AuthenticatedUser[] {
-    return [...this.#users.values()].map(({ name, role }) => ({ name, role }));
+  list(): ListedUser[] {
+    return [...this.#users.values()].map(({ name, role, disabled }) => ({ name, role, disabled: disabled === true }));
+  }
+
+  /** The user as listed, or a clear error naming the known users. */
+  get(name: string): ListedUser {
+    const record = this.#users.get(name);
+    if (!record) throw unknownUser(name, this.#users);
+    return { name: record.name, role: record.role, disabled: record.disabled === true };
+  }
+
+  /** Checked on every authenticated request: a map lookup, no file access. */
+  isDisabled(name: string): boolean {
+    return this.#users.get(name)?.disabled === true;
   }
 
   get size(): number {
@@ -199,7 +225,7 @@ export class UserDirectory {
     return same && record !== undefined ? { name: record.name, role: record.role } : null;
   }
 
-  /** Creates the user or replaces its password and role. */
+  /** Creates the user or replaces its password and role (a disabled user stays disabled). */
   async set(name: string, password: string, role: Role): Promise<void> {
     if (!validName(name)) {
       throw new ConveyorError('ERR_INVALID_INPUT', `Invalid user name ${JSON.stringify(name)}`, { hint: 'Use 1 to 64 letters, digits, . _ @ or -.' });
@@ -210,7 +236,34 @@ export class UserDirectory {
     const record = await hashPassword(name, password, role);
     await this.#change((users) => {
       if (role !== 'admin') keepAnAdmin(users, name, `make ${name} a ${role}`);
-      users.set(name, record);
+      const disabled = users.get(name)?.disabled === true;
+      users.set(name, disabled ? { ...record, disabled } : record);
+    });
+  }
+
+  /** Changes the role of an existing user, keeping its password. */
+  async setRole(name: string, role: Role): Promise<void> {
+    if (!isRole(role)) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid role ${JSON.stringify(role)}: use viewer, operator or admin`);
+    await this.#change((users) => {
+      const current = users.get(name);
+      if (!current) throw unknownUser(name, users);
+      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} a ${role}`);
+      users.set(name, { ...current, role });
+    });
+  }
+
+  /**
+   * Disables a user (its requests are refused with 401 from the next one on, its password kept) or
+   * enables it again. The last enabled admin cannot be disabled: nobody could manage users any more.
+   */
+  async setDisabled(name: string, disabled: boolean): Promise<void> {
+    await this.#change((users) => {
+      const current = users.get(name);
+      if (!current) throw unknownUser(name, users);
+      if (disabled) keepAnAdmin(users, name, `disable ${name}`);
+      const next: UserRecord = { ...current, disabled: true };
+      if (!disabled) delete next.disabled;
+      users.set(name, next);
     });
   }
 
@@ -221,17 +274,14 @@ export class UserDirectory {
     const salted = await hashPassword(name, password, 'viewer');
     await this.#change((users) => {
       const current = users.get(name);
-      if (!current) {
-        const known = [...users.keys()].join(', ') || 'none';
-        throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)} in ${this.file} (users: ${known})`);
-      }
-      users.set(name, { ...salted, role: current.role });
+      if (!current) throw unknownUser(name, users, this.file);
+      users.set(name, { ...salted, role: current.role, ...(current.disabled === true ? { disabled: true } : {}) });
     });
   }
 
   async remove(name: string): Promise<void> {
     await this.#change((users) => {
-      if (!users.has(name)) throw new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}`);
+      if (!users.has(name)) throw unknownUser(name, users);
       keepAnAdmin(users, name, `remove ${name}`);
       users.delete(name);
     });
@@ -263,11 +313,22 @@ export class UserDirectory {
   }
 }
 
-/** Nobody could manage users any more (except over the local socket): refuse to lose the last admin. */
+function unknownUser(name: string, users: Map<string, UserRecord>, file?: string): ConveyorError {
+  const known = [...users.keys()].join(', ') || 'none';
+  return new ConveyorError('ERR_INVALID_INPUT', `No user named ${JSON.stringify(name)}${file ? ` in ${file}` : ''} (users: ${known})`);
+}
+
+/**
+ * Nobody could manage users any more (except over the local socket): refuse to lose the last enabled
+ * admin, by removal, demotion or disabling.
+ */
 function keepAnAdmin(users: Map<string, UserRecord>, name: string, action: string): void {
-  if (users.get(name)?.role !== 'admin') return;
-  const admins = [...users.values()].filter((user) => user.role === 'admin').length;
-  if (admins <= 1) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last admin`, { hint: 'Give another user the admin role first' });
+  const user = users.get(name);
+  if (user?.role !== 'admin' || user.disabled === true) return;
+  const admins = [...users.values()].filter((other) => other.role === 'admin' && other.disabled !== true).length;
+  if (admins <= 1) {
+    throw new ConveyorError('ERR_INVALID_INPUT', `Cannot ${action}: it is the last enabled admin`, { hint: 'Give another user the admin role first' });
+  }
 }
 
 export interface FirstAdmin {

@@ -29,6 +29,8 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** Folders a `remote_folder` of PUT /migrate may point into. Default: the home. */
   allowedRoots: string[];
+  /** The one folder POST /schemas/import may read a server `path` from (else upload the file). Default: `<home>/imports`. */
+  importFolder: string;
   drainTimeoutMs: number;
   /** Cluster (PostgreSQL store): lease of a claimed request; a dead node's requests wait this long. */
   leaseMs: number;
@@ -70,6 +72,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
   maxTop: 'number',
   requestTimeoutMs: 'number',
   allowedRoots: 'list',
+  importFolder: 'string',
   drainTimeoutMs: 'number',
   leaseMs: 'number',
   example: 'boolean',
@@ -84,7 +87,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
 };
 
 /** Settings naming files: in conveyor.yaml a relative path is read from the home. */
-const pathKeys = new Set<keyof ServerConfig>(['tlsCert', 'tlsKey']);
+const pathKeys = new Set<keyof ServerConfig>(['tlsCert', 'tlsKey', 'importFolder']);
 
 const environment: Partial<Record<keyof ServerConfig, string>> = {
   host: 'CONVEYOR_HOST',
@@ -98,6 +101,7 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   bodyLimit: 'CONVEYOR_BODY_LIMIT',
   maxTop: 'CONVEYOR_MAX_TOP',
   allowedRoots: 'CONVEYOR_ALLOWED_ROOTS',
+  importFolder: 'CONVEYOR_IMPORT_FOLDER',
   leaseMs: 'CONVEYOR_LEASE_MS',
   shutdownTimeoutMs: 'CONVEYOR_SHUTDOWN_TIMEOUT_MS',
   tlsCert: 'CONVEYOR_TLS_CERT',
@@ -147,6 +151,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     maxTop: 1000,
     requestTimeoutMs: 300_000,
     allowedRoots: [home],
+    importFolder: join(home, 'imports'),
     drainTimeoutMs: 10_000,
     leaseMs: 30_000,
     example: false,
@@ -186,6 +191,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     if (value !== undefined && value !== '') target[key] = coerce(key as keyof ServerConfig, value, variable);
   }
   for (const [key, value] of Object.entries(overrides)) if (value !== undefined) target[key] = value;
+  // Like the file's paths, a relative import folder (from the environment too) is read from the home.
+  config.importFolder = resolve(home, config.importFolder);
   if (!(config.shutdownTimeoutMs > 0)) {
     throw new ConveyorError('ERR_CONFIG', `shutdownTimeoutMs must be a number of milliseconds above 0, got ${config.shutdownTimeoutMs}`);
   }

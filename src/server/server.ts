@@ -100,8 +100,8 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       },
       version: { version: await packageVersion(), description: 'Conveyor production management API' },
     });
-    // POST /schemas/import reads a server `path` only in <home>/imports and the allowed roots, never the home's own files.
-    const schemaFiles = { roots: [join(config.home, 'imports'), ...config.allowedRoots], closed: [config.home, config.tlsCert, config.tlsKey].filter(Boolean) };
+    // POST /schemas/import reads a server `path` only in the import folder (default <home>/imports), never the home's own files.
+    const schemaFiles = { roots: [config.importFolder], closed: [config.home, config.tlsCert, config.tlsKey].filter(Boolean) };
     await mountPortal(app, engine, { apiPrefix: config.apiPrefix, catalog: apiCatalog(app), schemaFiles });
     const socketPath = join(config.home, 'conveyor.sock');
     const tls = config.tlsCert ? { cert: config.tlsCert, key: config.tlsKey } : undefined;

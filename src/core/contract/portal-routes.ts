@@ -166,7 +166,14 @@ export const putDefinition = route({
   body: namespaceBody({
     definition: definitionInput,
   }),
-  replies: ok('Stored', closed({ production: Type.String(), items: Type.Integer() })),
+  replies: ok(
+    'Stored',
+    closed({
+      production: Type.String(),
+      items: Type.Integer(),
+      warnings: Type.Array(Type.String(), { description: 'What was stored but will not run as it is, e.g. an item whose class is not registered' }),
+    }),
+  ),
 });
 
 export const testRun = route({
