@@ -94,7 +94,9 @@ describe('class methods of the transform class', () => {
     const r = await compiled.run({ first: 'Bob', nums: [1, 5, 9] });
     expect(r.target).toEqual({ name: 'Doe, Bob', given: 'Lee, Ann', d: 42, fact: 120, over: 5 });
     // `x` was a parameter inside Double only: the transform's own locals never saw it.
-    expect(r.errors).toEqual([{ kind: 'runtime', message: '<UNDEFINED> x', document: 'Demo.WithHelpers.cls', line: 45, column: 16 }]);
+    expect(r.errors).toEqual([
+      { kind: 'runtime', message: '<UNDEFINED> x', document: 'Demo.WithHelpers.cls', line: 45, column: 16, action: 'assign', position: '5' },
+    ]);
   });
 
   it('refuses to call a Python method from an expression, at run time', async () => {

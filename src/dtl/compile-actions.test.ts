@@ -60,7 +60,15 @@ describe('<assign>', () => {
     expect(r.status).toBe('error');
     expect(r.target).toEqual({ a: 's', c: 2 });
     expect(r.errors).toEqual([
-      { kind: 'action', message: 'cannot set target.{a.b}: cannot set "b": the node is the string "s", not an object', document: 't.dtl', line: 3, column: 3 },
+      {
+        kind: 'action',
+        message: 'cannot set target.{a.b}: cannot set "b": the node is the string "s", not an object',
+        document: 't.dtl',
+        line: 3,
+        column: 3,
+        action: 'assign',
+        position: '1',
+      },
     ]);
   });
 
@@ -98,13 +106,24 @@ describe('missing-source parameters', () => {
   it('IGNOREMISSINGSOURCE=0 with REPORTERRORS=1 reports "property not found" with the position', async () => {
     const r = await run(body, {}, { params: { IGNOREMISSINGSOURCE: 0, REPORTERRORS: 1 } });
     expect(r.status).toBe('error');
-    expect(r.errors).toEqual([{ kind: 'action', message: 'property not found: source.{gone}', document: 't.dtl', line: 2, column: 1 }]);
+    expect(r.errors).toEqual([
+      { kind: 'action', message: 'property not found: source.{gone}', document: 't.dtl', line: 2, column: 1, action: 'assign', position: '0' },
+    ]);
   });
 
   it('REPORTERRORS=0 turns the errors into xform traces and returns ok', async () => {
     const r = await run(body, {}, { params: { IGNOREMISSINGSOURCE: 0, REPORTERRORS: 0 } });
     expect(r.status).toBe('ok');
-    expect(r.trace).toEqual([{ category: 'xform', text: 't.dtl:2:1: property not found: source.{gone}', line: 2 }]);
+    expect(r.trace).toEqual([
+      {
+        category: 'xform',
+        action: 'assign',
+        position: '0',
+        value: 'property not found: source.{gone}',
+        text: 't.dtl:2:1: property not found: source.{gone}',
+        line: 2,
+      },
+    ]);
   });
 
   it('GENERATEEMPTYSEGMENTS=1 writes "" for the absent source', async () => {
@@ -195,7 +214,7 @@ describe('control actions', () => {
       { v: 7 },
     );
     expect(r.target).toEqual({ y: 2 });
-    expect(r.trace).toEqual([{ category: 'user', text: 'v=7', line: 3 }]);
+    expect(r.trace).toEqual([{ category: 'user', action: 'trace', position: '1', value: 'v=7', text: 'v=7', line: 3 }]);
   });
 });
 
@@ -207,7 +226,9 @@ describe('runtime errors', () => {
       { params: { REPORTERRORS: 0 } },
     );
     expect(r).toMatchObject({ status: 'error', target: { a: 1 } });
-    expect(r.errors).toEqual([{ kind: 'runtime', message: '<DIVIDE> division by zero', document: 't.dtl', line: 3, column: 17 }]);
+    expect(r.errors).toEqual([
+      { kind: 'runtime', message: '<DIVIDE> division by zero', document: 't.dtl', line: 3, column: 17, action: 'assign', position: '1' },
+    ]);
   });
 });
 
@@ -307,5 +328,58 @@ describe('compile-time validation', () => {
       '4:18 expected ")" to close "(" but the expression ended',
       '5:15 unknown special variable $ZZ',
     ]);
+  });
+});
+
+describe('the structured trace and positions', () => {
+  it('names the action and its position in the graph for every trace entry, with the traced value as JSON', async () => {
+    const r = await run(
+      `<foreach property='source.{l()}' key='k'>\n<if condition='k=2'><true><trace value='source.{l(k)}'/></true><false><code><![CDATA[ $$$TRACE("at "_k)]]></code></false></if>\n</foreach>\n<switch><case condition='1'><trace value='source.{o}'/></case></switch>`,
+      { l: ['a', 'b'], o: { x: [1] } },
+    );
+    expect(r.trace.map(({ category, action, position, value }) => ({ category, action, position, value }))).toEqual([
+      { category: 'user', action: 'code', position: '0.actions.0.whenFalse.0', value: 'at 1' },
+      { category: 'user', action: 'trace', position: '0.actions.0.whenTrue.0', value: 'b' },
+      { category: 'user', action: 'trace', position: '1.cases.0.actions.0', value: { x: [1] } },
+    ]);
+    expect(r.trace[2]!.text).toBe('{"x":[1]}');
+  });
+
+  it('names the failing action of a runtime error, also inside a loop', async () => {
+    const r = await run(
+      `<assign value='1' property='target.{a}'/>\n<foreach property='source.{l()}' key='k'><assign value='1/source.{l(k)}' property='target.{b}'/></foreach>`,
+      {
+        l: [1, 0],
+      },
+    );
+    expect(r.errors).toMatchObject([{ kind: 'runtime', action: 'assign', position: '1.actions.0' }]);
+  });
+
+  it('reports compile errors with the position of their action', () => {
+    let diagnostics: DtlDiagnostic[] = [];
+    try {
+      compile(`<assign value='1' property='target.{a}'/>\n<group><assign value='..Nope()' property='target.{b}'/></group>`);
+    } catch (error) {
+      diagnostics = (error as { details: { diagnostics: DtlDiagnostic[] } }).details.diagnostics;
+    }
+    expect(diagnostics).toMatchObject([{ severity: 'error', message: 'unknown function ..Nope', position: '1.actions.0', line: 3 }]);
+  });
+});
+
+describe('parameters per run', () => {
+  const body = `<assign value='source.{gone}' property='target.{g}'/>\n<foreach property='source.{e}' key='k'><assign value='k' property='target.{seen}'/></foreach>`;
+
+  it('override the transform’s own parameters for one run only', async () => {
+    const compiled = compile(body, { params: { IGNOREMISSINGSOURCE: 1, REPORTERRORS: 1, TREATEMPTYREPEATINGFIELDASNULL: 0 } });
+    expect(await compiled.run({ e: '' })).toMatchObject({ status: 'ok', target: { seen: 1 } });
+    const strict = await compiled.run({ e: '' }, { parameters: { IGNOREMISSINGSOURCE: 0, TREATEMPTYREPEATINGFIELDASNULL: 1 } });
+    expect(strict).toMatchObject({ status: 'error', target: {}, errors: [{ message: 'property not found: source.{gone}' }] });
+    const generated = await compiled.run({}, { parameters: { GENERATEEMPTYSEGMENTS: 1 } });
+    expect(generated.target).toEqual({ g: '' });
+    const quiet = await compiled.run({}, { parameters: { IGNOREMISSINGSOURCE: 0, REPORTERRORS: 0 } });
+    expect(quiet).toMatchObject({ status: 'ok', trace: [{ category: 'xform', action: 'assign', position: '0' }] });
+    // The transform itself is unchanged by a run's parameters.
+    expect(compiled.parameters).toMatchObject({ IGNOREMISSINGSOURCE: 1, REPORTERRORS: 1 });
+    expect(await compiled.run({})).toMatchObject({ status: 'ok', target: {} });
   });
 });

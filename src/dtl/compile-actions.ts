@@ -2,9 +2,10 @@
  * Stage 4b: actions → steps. Every expression, path and `<code>` body is parsed here once; each
  * problem becomes a positioned diagnostic (the compiler keeps going to report them all).
  */
+import { actionList, actionPosition, type ActionWhere } from './action-position.ts';
 import type { ActionNode, AssignNode, ForeachNode, Language, SubtransformNode, TransformNode } from './ast.ts';
 import { compileExpr, compileRawRead, compileSteps, type CompileScope, type StepsFn } from './compile-expr.ts';
-import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, ObjectScriptError, type RunContext } from './context.ts';
+import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, ObjectScriptError, userTrace, type RunContext } from './context.ts';
 import { DtlSyntaxError, type DtlDiagnostic, type Position } from './diagnostics.ts';
 import { compileSql, parseEmbeddedSql } from './embedded-sql.ts';
 import type { ExprNode } from './expr-ast.ts';
@@ -23,14 +24,20 @@ export interface CompileState {
   dependencies: Set<string>;
   usesPython: boolean;
   usesSql: boolean;
+  /** Every `<subtransform class>`, with where it is, for the checks that need the namespace (missing classes). */
+  subtransforms: { className: string; pos: Position; where: ActionWhere }[];
 }
 
 type ValueFn = (ctx: RunContext) => unknown;
 
 /** Records an action's status error: reported (REPORTERRORS=1) or traced as `xform` (0). */
 export function actionError(ctx: RunContext, pos: Position, message: string): void {
-  if (ctx.params.REPORTERRORS) ctx.errors.push({ kind: 'action', message, document: ctx.document, ...pos });
-  else ctx.trace.push({ category: 'xform', text: `${ctx.document}:${pos.line}:${pos.column}: ${message}`, line: pos.line });
+  const { action, position } = ctx.at;
+  if (ctx.params.REPORTERRORS) ctx.errors.push({ kind: 'action', message, document: ctx.document, ...pos, action, position });
+  else {
+    const text = `${ctx.document}:${pos.line}:${pos.column}: ${message}`;
+    ctx.trace.push({ category: 'xform', action, position, value: message, text, line: pos.line });
+  }
 }
 
 /** Where an assign or subtransform writes. */
@@ -43,9 +50,15 @@ type WriteRef =
 class ActionCompiler {
   constructor(private readonly state: CompileState) {}
 
-  private report(error: unknown): void {
+  private report(error: unknown, where: ActionWhere): void {
     if (!(error instanceof DtlSyntaxError)) throw error;
-    this.state.diagnostics.push({ document: this.state.transform.document, ...error.position, severity: 'error', message: error.message });
+    this.state.diagnostics.push({
+      document: this.state.transform.document,
+      ...error.position,
+      severity: 'error',
+      message: error.message,
+      position: where.position,
+    });
   }
 
   private language(node: { languageOverride: Language | null }): Language {
@@ -66,49 +79,70 @@ class ActionCompiler {
     return compileExpr(parseExpression(text, pos), this.state.scope);
   }
 
-  block(actions: ActionNode[], loopDepth: number): Step[] {
+  /** `list` is where the actions sit (`''` for the top level, `2.actions` inside the third action). */
+  block(actions: ActionNode[], loopDepth: number, list: string): Step[] {
     const steps: Step[] = [];
-    for (const action of actions) {
+    for (const [index, action] of actions.entries()) {
       if (action.disabled || action.kind === 'comment') continue;
+      const where: ActionWhere = { action: action.kind, position: actionPosition(list, index) };
       try {
-        const step = this.action(action, loopDepth);
+        const step = this.action(action, loopDepth, where);
         if (step) steps.push(step);
       } catch (error) {
-        this.report(error);
+        this.report(error, where);
       }
     }
     return steps;
   }
 
-  private action(node: ActionNode, loopDepth: number): Step | null {
+  /** A step compiled elsewhere, made to name its action first. */
+  private named(step: Step, where: ActionWhere): Step {
+    return (ctx) => {
+      ctx.at = where;
+      return step(ctx);
+    };
+  }
+
+  /** Every action's step starts with `ctx.at = where` (a store, no extra call), so what it traces or fails names it. */
+  private action(node: ActionNode, loopDepth: number, where: ActionWhere): Step | null {
+    const position = where.position;
     switch (node.kind) {
       case 'assign':
-        return this.assign(node);
+        return this.assign(node, where);
       case 'foreach':
-        return this.foreach(node, loopDepth);
+        return this.foreach(node, loopDepth, where);
       case 'if': {
         const condition = this.value(node, 'condition', node.condition);
-        const yes = sequence(this.block(node.whenTrue ?? [], loopDepth));
-        const no = sequence(this.block(node.whenFalse ?? [], loopDepth));
-        return (ctx) => whenReady(condition(ctx), (c) => (truthy(c) ? yes(ctx) : no(ctx)));
+        const yes = sequence(this.block(node.whenTrue ?? [], loopDepth, actionList(position, 'whenTrue')));
+        const no = sequence(this.block(node.whenFalse ?? [], loopDepth, actionList(position, 'whenFalse')));
+        return (ctx) => {
+          ctx.at = where;
+          return whenReady(condition(ctx), (c) => (truthy(c) ? yes(ctx) : no(ctx)));
+        };
       }
       case 'switch': {
         const cases: { condition: ValueFn; body: Step }[] = [];
-        for (const c of node.cases) {
+        for (const [index, c] of node.cases.entries()) {
           if (c.disabled) continue;
           try {
-            cases.push({ condition: this.value(c, 'condition', c.condition), body: sequence(this.block(c.actions, loopDepth)) });
+            cases.push({
+              condition: this.value(c, 'condition', c.condition),
+              body: sequence(this.block(c.actions, loopDepth, actionList(position, `cases.${index}.actions`))),
+            });
           } catch (error) {
-            this.report(error);
+            this.report(error, where);
           }
         }
-        const otherwise = sequence(this.block(node.otherwise?.actions ?? [], loopDepth));
+        const otherwise = sequence(this.block(node.otherwise?.actions ?? [], loopDepth, actionList(position, 'otherwise')));
         const tryCase = (ctx: RunContext, i: number): void | Promise<void> => {
           const c = cases[i];
           if (!c) return otherwise(ctx);
           return whenReady(c.condition(ctx), (v) => (truthy(v) ? c.body(ctx) : tryCase(ctx, i + 1)));
         };
-        return (ctx) => tryCase(ctx, 0);
+        return (ctx) => {
+          ctx.at = where;
+          return tryCase(ctx, 0);
+        };
       }
       case 'break': {
         const flow = loopDepth > 0 ? FLOW_BREAK : FLOW_STOP;
@@ -117,26 +151,26 @@ class ActionCompiler {
         };
       }
       case 'group':
-        return sequence(this.block(node.actions, loopDepth));
+        return sequence(this.block(node.actions, loopDepth, actionList(position, 'actions')));
       case 'trace': {
         const value = this.value(node, 'value', node.value);
         const line = node.pos.line;
-        return (ctx) =>
-          whenReady(value(ctx), (v) => {
-            ctx.trace.push({ category: 'user', text: toStr(v), line });
-          });
+        return (ctx) => {
+          ctx.at = where;
+          return whenReady(value(ctx), (v) => void userTrace(ctx, v, line));
+        };
       }
       case 'code':
         if (this.language(node) === 'python') {
           this.state.usesPython = true;
-          return pythonBlock(node.text, this.state.transform.pythonImports, node.textPos);
+          return this.named(pythonBlock(node.text, this.state.transform.pythonImports, node.textPos), where);
         }
-        return compileCode(node.text, node.textPos, this.state.scope);
+        return this.named(compileCode(node.text, node.textPos, this.state.scope), where);
       case 'sql':
         this.state.usesSql = true;
-        return compileSql(parseEmbeddedSql(node.text, node.textPos, this.state.scope), node.textPos);
+        return this.named(compileSql(parseEmbeddedSql(node.text, node.textPos, this.state.scope), node.textPos), where);
       case 'subtransform':
-        return this.subtransform(node);
+        return this.subtransform(node, where);
       case 'comment':
         return null;
     }
@@ -164,7 +198,7 @@ class ActionCompiler {
     return node.kind === 'path' && node.steps.length > 0 ? compileRawRead(node, this.state.scope) : null;
   }
 
-  private assign(node: AssignNode): Step {
+  private assign(node: AssignNode, where: ActionWhere): Step {
     const target = this.writeRef(node.property, this.at(node, 'property'), 'property');
     const action = node.action as WriteAction;
     const keyFn: ValueFn | null = node.key.trim() === '' ? null : this.value(node, 'key', node.key);
@@ -207,12 +241,13 @@ class ActionCompiler {
     };
     // Only a Python key or value is pending; the ObjectScript path allocates no closure per run.
     return (ctx) => {
+      ctx.at = where;
       const key = keyFn ? keyFn(ctx) : '';
       return key instanceof Promise ? key.then((k) => withKey(ctx, k)) : withKey(ctx, key);
     };
   }
 
-  private foreach(node: ForeachNode, loopDepth: number): Step {
+  private foreach(node: ForeachNode, loopDepth: number, where: ActionWhere): Step {
     const expr = parseExpression(node.property, this.at(node, 'property'));
     if (expr.kind !== 'path' || expr.steps.length === 0) {
       throw new DtlSyntaxError(`foreach property must be a collection path such as source.{items()}, found "${node.property}"`, this.at(node, 'property'));
@@ -221,7 +256,7 @@ class ActionCompiler {
     const last = steps[steps.length - 1]!;
     if (last.kind === 'index' && last.index.k === 'all') steps.pop();
     const read = compileRawRead({ ...expr, steps }, this.state.scope);
-    const body = sequence(this.block(node.actions, loopDepth + 1));
+    const body = sequence(this.block(node.actions, loopDepth + 1, actionList(where.position, 'actions')));
     const keyName = node.key.trim();
     if (!/^[%A-Za-z][%A-Za-z0-9]*$/.test(keyName)) throw new DtlSyntaxError(`foreach key must be a variable name, found "${node.key}"`, this.at(node, 'key'));
     const collection = (ctx: RunContext): unknown => {
@@ -232,6 +267,7 @@ class ActionCompiler {
     };
     const loop = (ctx: RunContext): void | Promise<void> => {
       for (;;) {
+        ctx.at = where; // the body named its own actions; reading the collection is the foreach's
         const next = nextKey(collection(ctx), ctx.locals[keyName]);
         ctx.locals[keyName] = next;
         if (next === '') return;
@@ -246,8 +282,9 @@ class ActionCompiler {
     };
   }
 
-  private subtransform(node: SubtransformNode): Step {
+  private subtransform(node: SubtransformNode, where: ActionWhere): Step {
     this.state.dependencies.add(node.className);
+    this.state.subtransforms.push({ className: node.className, pos: node.attrPos.class ?? node.pos, where });
     const sourceExpr = parseExpression(node.sourceObj, this.at(node, 'sourceObj'));
     const source = this.directRead(sourceExpr) ?? compileExpr(sourceExpr, this.state.scope);
     const target = this.writeRef(node.targetObj, this.at(node, 'targetObj'), 'targetObj');
@@ -255,6 +292,7 @@ class ActionCompiler {
     const pos = node.pos;
     const className = node.className;
     return (ctx) => {
+      ctx.at = where;
       const callee = ctx.host.subtransform?.(className);
       if (!callee) throw new ObjectScriptError('CLASS DOES NOT EXIST', `subtransform ${className} is not available`, pos);
       const src = source(ctx);
@@ -341,5 +379,5 @@ export function storeRepeating(ctx: RunContext, container: unknown, listSteps: R
 }
 
 export function compileActions(state: CompileState): Step {
-  return sequence(new ActionCompiler(state).block(state.transform.actions, 0));
+  return sequence(new ActionCompiler(state).block(state.transform.actions, 0, ''));
 }

@@ -3,7 +3,7 @@
  * functions, wrong argument counts and misplaced syntax are reported at compile time with their
  * position; ObjectScript runtime errors (<UNDEFINED>, <DIVIDE>, …) carry the position too.
  */
-import { ObjectScriptError, type RunContext } from './context.ts';
+import { ObjectScriptError, userTrace, type RunContext } from './context.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import type { BinaryOp, ExprNode, PathStep } from './expr-ast.ts';
 import { builtinClassMethod } from './builtin-classes.ts';
@@ -190,8 +190,7 @@ function compileMacro(name: string, args: Fn[], pos: Position): Fn {
     default: {
       const level = LOG_MACROS[macro];
       return (ctx) => {
-        const entry = { category: 'user' as const, text: toStr(arg(ctx)), line: pos.line };
-        ctx.trace.push(level ? { ...entry, level } : entry);
+        userTrace(ctx, arg(ctx), pos.line, level);
         return '';
       };
     }

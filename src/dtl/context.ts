@@ -4,7 +4,9 @@
  */
 import type { TransformParameters } from './ast.ts';
 import type { Position } from './diagnostics.ts';
+import type { ActionWhere } from './action-position.ts';
 import type { DtlHost, DtlRunError, DtlTraceEntry } from './types.ts';
+import { toJson, toStr } from './values.ts';
 
 export const FLOW_NORMAL = 0;
 /** A `<break>` inside a loop: leave the innermost foreach. */
@@ -23,12 +25,17 @@ export interface RunContext {
   errors: DtlRunError[];
   trace: DtlTraceEntry[];
   flow: number;
+  /** The action running now: trace entries and errors name it. */
+  at: ActionWhere;
   /** The value a class method's `Quit value` / `Return value` hands back. */
   methodResult: unknown;
   now(): Date;
 }
 
 type ContextFields = Pick<RunContext, 'source' | 'target' | 'aux' | 'host' | 'params' | 'document'>;
+
+/** Before the first action runs (and for an expression evaluated on its own). */
+export const OUTSIDE_ACTIONS: ActionWhere = { action: '', position: '' };
 
 /** A class rather than an object literal: one hidden class for every run keeps the hot path monomorphic. */
 class Context implements RunContext {
@@ -42,6 +49,7 @@ class Context implements RunContext {
   errors: DtlRunError[] = [];
   trace: DtlTraceEntry[] = [];
   flow = FLOW_NORMAL;
+  at: ActionWhere = OUTSIDE_ACTIONS;
   methodResult: unknown = undefined;
   #clock: Date | null = null;
 
@@ -68,6 +76,12 @@ export class ObjectScriptError extends Error {
     this.name = 'ObjectScriptError';
     this.pos = pos;
   }
+}
+
+/** A `user` trace entry (`<trace>`, `$$$TRACE`, `$$$LOG…`), naming the running action. */
+export function userTrace(ctx: RunContext, value: unknown, line: number, level?: DtlTraceEntry['level']): void {
+  const entry: DtlTraceEntry = { category: 'user', action: ctx.at.action, position: ctx.at.position, value: toJson(value), text: toStr(value), line };
+  ctx.trace.push(level ? { ...entry, level } : entry);
 }
 
 export function newContext(fields: ContextFields): RunContext {

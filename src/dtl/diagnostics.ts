@@ -22,6 +22,8 @@ export interface DtlDiagnostic extends Position {
   document: string;
   severity: 'error' | 'warning';
   message: string;
+  /** The action it is about, as its editor path (`2.actions.0`, src/dtl/action-position.ts); absent for the transform itself. */
+  position?: string;
 }
 
 export function formatDiagnostic(d: DtlDiagnostic): string {

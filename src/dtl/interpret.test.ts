@@ -17,7 +17,7 @@ describe('interpretTransform', () => {
 
   it('reports runtime errors with positions', () => {
     const r = interpretTransform(parseTransform(T(`<assign value='x' property='target.{a}'/>`), 'i.dtl')).run({});
-    expect(r.errors).toEqual([{ kind: 'runtime', message: '<UNDEFINED> x', document: 'i.dtl', line: 1, column: 59 }]);
+    expect(r.errors).toEqual([{ kind: 'runtime', message: '<UNDEFINED> x', document: 'i.dtl', line: 1, column: 59, action: 'assign', position: '0' }]);
   });
 
   it('refuses what only the compiler runs', () => {

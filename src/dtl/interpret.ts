@@ -5,10 +5,11 @@
  * trace, comment); `<code>`, `<sql>`, `<subtransform>` and Python need `compileTransform`.
  */
 import { ConveyorError } from '../core/errors.ts';
+import { actionList, actionPosition, type ActionWhere } from './action-position.ts';
 import type { ActionNode, AssignNode, TransformNode } from './ast.ts';
 import { builtinClassMethod } from './builtin-classes.ts';
 import { actionError, storeRepeating } from './compile-actions.ts';
-import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, newContext, ObjectScriptError, type RunContext } from './context.ts';
+import { FLOW_BREAK, FLOW_NORMAL, FLOW_STOP, newContext, ObjectScriptError, userTrace, type RunContext } from './context.ts';
 import type { ExprNode, PathStep } from './expr-ast.ts';
 import { isDocumentRoot, parseExpression } from './expr-parser.ts';
 import { FUNCTION_SET } from './functions.ts';
@@ -26,17 +27,20 @@ export interface InterpretedTransform {
 
 class Interpreter {
   private readonly parsed = new WeakMap<object, Map<string, ExprNode>>();
+  private readonly where = new WeakMap<ActionNode, ActionWhere>();
 
   constructor(private readonly ast: TransformNode) {
     if (ast.classMethods.length > 0)
       throw new ConveyorError('ERR_DTL', `${ast.document}: the AST interpreter does not run class methods; use compileTransform`);
-    this.prepare(ast.actions);
+    this.prepare(ast.actions, '');
   }
 
   /** Parses each expression attribute once; refuses what the interpreter does not run. */
-  private prepare(actions: ActionNode[]): void {
-    for (const a of actions) {
+  private prepare(actions: ActionNode[], list: string): void {
+    for (const [index, a] of actions.entries()) {
       if (a.disabled) continue;
+      const position = actionPosition(list, index);
+      this.where.set(a, { action: a.kind, position });
       if (a.kind === 'code' || a.kind === 'sql' || a.kind === 'subtransform' || a.languageOverride === 'python' || this.ast.language === 'python') {
         throw new ConveyorError(
           'ERR_DTL',
@@ -55,14 +59,17 @@ class Interpreter {
       else if (a.kind === 'if') add('condition', a.condition);
       else if (a.kind === 'trace') add('value', a.value);
       this.parsed.set(a, exprs);
-      if (a.kind === 'foreach' || a.kind === 'group') this.prepare(a.actions);
-      if (a.kind === 'if') this.prepare([...(a.whenTrue ?? []), ...(a.whenFalse ?? [])]);
+      if (a.kind === 'foreach' || a.kind === 'group') this.prepare(a.actions, actionList(position, 'actions'));
+      if (a.kind === 'if') {
+        this.prepare(a.whenTrue ?? [], actionList(position, 'whenTrue'));
+        this.prepare(a.whenFalse ?? [], actionList(position, 'whenFalse'));
+      }
       if (a.kind === 'switch') {
-        for (const c of a.cases) {
+        for (const [caseIndex, c] of a.cases.entries()) {
           this.parsed.set(c, new Map([['condition', parseExpression(c.condition, c.attrPos.condition ?? c.pos)]]));
-          this.prepare(c.actions);
+          this.prepare(c.actions, actionList(position, `cases.${caseIndex}.actions`));
         }
-        this.prepare(a.otherwise?.actions ?? []);
+        this.prepare(a.otherwise?.actions ?? [], actionList(position, 'otherwise'));
       }
     }
   }
@@ -79,7 +86,8 @@ class Interpreter {
     } catch (error) {
       if (!(error instanceof ObjectScriptError)) throw error;
       const pos = error.pos ?? this.ast.pos;
-      ctx.errors.push({ kind: 'runtime', message: error.message, document: this.ast.document, line: pos.line, column: pos.column });
+      const { action, position } = ctx.at;
+      ctx.errors.push({ kind: 'runtime', message: error.message, document: this.ast.document, line: pos.line, column: pos.column, action, position });
     }
     const targetClassname = this.ast.targetClass === 'IOP.Message' ? this.ast.targetDocType : this.ast.targetClass;
     return { status: ctx.errors.length ? 'error' : 'ok', errors: ctx.errors, target: ctx.target as JsonValue, targetClassname, trace: ctx.trace };
@@ -87,7 +95,8 @@ class Interpreter {
 
   private block(actions: ActionNode[], ctx: RunContext, depth: number): void {
     for (const a of actions) {
-      if (a.disabled) continue;
+      if (a.disabled || a.kind === 'comment') continue;
+      ctx.at = this.where.get(a)!;
       this.action(a, ctx, depth);
       if (ctx.flow !== FLOW_NORMAL) return;
     }
@@ -105,7 +114,9 @@ class Interpreter {
             : node.steps;
         const key = a.key.trim();
         ctx.locals[key] = '';
+        const where = ctx.at;
         for (;;) {
+          ctx.at = where;
           let c = readPath(this.root(node.root, ctx), this.steps(steps, ctx));
           if (c instanceof Fanout) c = c.items;
           else if (ctx.params.TREATEMPTYREPEATINGFIELDASNULL && (c === '' || (Array.isArray(c) && c.length === 0))) c = MISSING;
@@ -130,7 +141,7 @@ class Interpreter {
       case 'group':
         return this.block(a.actions, ctx, depth);
       case 'trace':
-        ctx.trace.push({ category: 'user', text: toStr(this.eval(this.expr(a, 'value'), ctx)), line: a.pos.line });
+        userTrace(ctx, this.eval(this.expr(a, 'value'), ctx), a.pos.line);
         return;
       default:
         return;

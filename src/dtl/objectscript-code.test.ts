@@ -45,8 +45,8 @@ describe('<code> ObjectScript subset', () => {
   it('supports the status and trace macros', () => {
     const ctx = exec(' Set sc = $$$OK\n If $$$ISOK(sc) { $$$TRACE("ok "_sc) }\n Set bad = "0 failed"\n If $$$ISERR(bad) { $$$LOGWARNING("warn") }');
     expect(ctx.trace).toEqual([
-      { category: 'user', text: 'ok 1', line: 11 },
-      { category: 'user', text: 'warn', line: 13, level: 'Warning' },
+      { category: 'user', action: '', position: '', value: 'ok 1', text: 'ok 1', line: 11 },
+      { category: 'user', action: '', position: '', value: 'warn', text: 'warn', line: 13, level: 'Warning' },
     ]);
     expect(() => compileCode(' $$$FOO(1)', { line: 1, column: 1 })).toThrow(/unknown macro \$\$\$FOO/);
     expect(() => compileCode(' Set a = $$$ISERR()', { line: 1, column: 1 })).toThrow(/\$\$\$ISERR takes 1 argument/);

@@ -52,7 +52,9 @@ XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]
     const compiled = compileTransform(parseTransform(cls, 'Demo.Strict.cls'));
     expect(compiled.name).toBe('Demo.Strict');
     const r = await compiled.run({});
-    expect(r.errors).toEqual([{ kind: 'action', message: 'property not found: source.{gone}', document: 'Demo.Strict.cls', line: 8, column: 1 }]);
+    expect(r.errors).toEqual([
+      { kind: 'action', message: 'property not found: source.{gone}', document: 'Demo.Strict.cls', line: 8, column: 1, action: 'assign', position: '0' },
+    ]);
   });
 
   it('refuses runSync for transforms that need asynchronous hooks', () => {

@@ -22,7 +22,7 @@ export interface CheckResult {
 export function checkTransform(ast: TransformNode): CheckResult {
   const diagnostics: DtlDiagnostic[] = [];
   const scope = compileClassMethods(ast.classMethods, ast.document, diagnostics);
-  const state: CompileState = { transform: ast, scope, diagnostics, dependencies: new Set(), usesPython: false, usesSql: false };
+  const state: CompileState = { transform: ast, scope, diagnostics, dependencies: new Set(), usesPython: false, usesSql: false, subtransforms: [] };
   for (const w of ast.warnings) state.diagnostics.push({ document: ast.document, ...w.pos, severity: 'warning', message: w.message });
   if (ast.targetClass === 'IOP.Message' && ast.targetDocType === '') {
     // IoP sets the target's classname from the doc type: without one the result is no Python class.
@@ -50,7 +50,8 @@ function finish(ctx: RunContext, ast: TransformNode, failure: unknown): DtlResul
   if (failure !== undefined) {
     if (!(failure instanceof ObjectScriptError)) throw failure;
     const pos = failure.pos ?? ast.pos;
-    ctx.errors.push({ kind: 'runtime', message: failure.message, document: ast.document, line: pos.line, column: pos.column });
+    const { action, position } = ctx.at;
+    ctx.errors.push({ kind: 'runtime', message: failure.message, document: ast.document, line: pos.line, column: pos.column, action, position });
   }
   return {
     status: ctx.errors.length > 0 ? 'error' : 'ok',
@@ -77,7 +78,8 @@ export function execute(ast: TransformNode, body: Step, source: JsonValue, optio
     }
     target = options.target;
   } else target = ast.create === 'copy' ? cloneJson(source) : {};
-  const ctx = newContext({ source, target, aux: options.aux ?? '', host, params: ast.parameters, document: ast.document });
+  const params = options.parameters ? { ...ast.parameters, ...options.parameters } : ast.parameters;
+  const ctx = newContext({ source, target, aux: options.aux ?? '', host, params, document: ast.document });
   let pending;
   try {
     pending = body(ctx);

@@ -3,7 +3,7 @@
  * through which a transform reaches the outside world (lookup tables, SQL, Python, other
  * transforms, class methods, the clock). The engine and the portal each provide a host.
  */
-import type { CreateMode, Language, TransformNode, TransformParameters } from './ast.ts';
+import type { ActionNode, CreateMode, Language, TransformNode, TransformParameters } from './ast.ts';
 import type { JsonValue } from './values.ts';
 
 export interface DtlRunError {
@@ -13,11 +13,21 @@ export interface DtlRunError {
   document: string;
   line: number;
   column: number;
+  /** The action that failed and where it sits (src/dtl/action-position.ts); absent for a failure outside any action. */
+  action?: ActionNode['kind'] | '';
+  position?: string;
 }
 
 export interface DtlTraceEntry {
   /** `user`: a `<trace>` action or `$$$TRACE`/`$$$LOG…` in `<code>`; `xform`: an action error reported as a trace (REPORTERRORS=0). */
   category: 'user' | 'xform';
+  /** The action that wrote the entry (`trace`, `code`, or the failing action of an `xform` entry). */
+  action: ActionNode['kind'] | '';
+  /** Where that action sits: the editor's action path, dot-joined (`2.actions.0`; src/dtl/action-position.ts). */
+  position: string;
+  /** What was traced, as JSON (a structure stays a structure); for `xform`, the error message. */
+  value: JsonValue;
+  /** The value as text (a structure as its JSON text). */
   text: string;
   line: number;
   /** Set by `$$$LOGINFO` / `$$$LOGWARNING` / `$$$LOGERROR` / `$$$LOGALERT`: the event-log type to use instead of Trace. */
@@ -82,6 +92,8 @@ export interface RunOptions {
   /** The caller's target for create="existing" (modified in place). */
   target?: JsonValue;
   aux?: JsonValue;
+  /** This run only: overrides the transform's own parameters (subtransforms keep theirs). */
+  parameters?: Partial<TransformParameters>;
 }
 
 export interface CompiledTransform {
