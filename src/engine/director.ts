@@ -20,7 +20,8 @@ import type { Store } from '../store/store.ts';
 import type { ControlOp, Coordinator } from './coordinator.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
-import { RunningProduction, type OutcomeCounts, type RunningProductionOptions } from './running-production.ts';
+import { NamespaceMonitor } from './monitor/namespace-monitor.ts';
+import { RunningProduction, type RunningProductionOptions } from './running-production.ts';
 import { awaitTestReply, defaultTestTimeoutMs, refuseUnready, refuseUntestable, testingService } from './test-call.ts';
 import { timerDelay } from './timer-delay.ts';
 import { forgetMessageCheckWorkers } from './message-class-check.ts';
@@ -62,8 +63,8 @@ export class Director {
   /** The production the state is about (running, stopping, troubled or last stopped). */
   production = '';
   running: RunningProduction | null = null;
-  /** Messages handled per item since the server started. */
-  readonly counts: OutcomeCounts = new Map();
+  /** Live figures of the items since the server started, and the alerts. */
+  readonly monitor: NamespaceMonitor;
   private queue: Promise<unknown> = Promise.resolve();
   /** The production being started, running or being stopped here: what a kill ends. */
   private live: RunningProduction | null = null;
@@ -76,7 +77,9 @@ export class Director {
     private readonly resolver: Resolver,
     readonly log: EventLog,
     private readonly options: DirectorOptions,
-  ) {}
+  ) {
+    this.monitor = new NamespaceMonitor(namespace, store, log, () => this.running, { onError: options.onError });
+  }
 
   /**
    * At server start: a production recorded as running is joined when other live nodes run it, and
@@ -95,6 +98,11 @@ export class Director {
     this.state = 'troubled';
     this.production = crashed.name;
     this.log.write('Warning', `Production ${crashed.name} was running when the server stopped unexpectedly; it is troubled until started again`);
+  }
+
+  /** This server among the nodes sharing the store. */
+  get nodeId(): string {
+    return this.options.coordinator.nodeId;
   }
 
   reportedStatus(): ReportedStatus {
@@ -361,7 +369,7 @@ export class Director {
       graceMs: this.options.graceMs,
       ...(this.options.initTimeoutMs === undefined ? {} : { initTimeoutMs: this.options.initTimeoutMs }),
       transforms: this.options.transforms,
-      counts: this.counts,
+      monitor: this.monitor,
       coordinator: this.options.coordinator,
       onError: this.options.onError,
     });

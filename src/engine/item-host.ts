@@ -139,6 +139,7 @@ export class ItemHost {
       this.state = 'error';
       this.error = errorText(error);
       this.router.log.write('Error', `Item ${this.name} failed to start: ${this.error}`, { configName: this.name });
+      this.router.reportTrouble(this.name, { kind: 'item-error', text: `Item ${this.name} failed to start: ${this.error}` });
       // A kill ends each job at once (endJob awaits only on 'stop'): nothing to wait for.
       for (const job of this.jobs) void this.endJob(job, 'kill');
       this.jobs = [];
@@ -203,6 +204,7 @@ export class ItemHost {
     this.state = 'error';
     this.error = reason;
     this.router.log.write('Error', reason, { configName: this.name });
+    this.router.reportTrouble(this.name, { kind: 'item-error', text: reason });
   }
 
   /** A stop of the production is waiting: jobs still starting (in on_init) give up now and are ended. */
@@ -303,6 +305,7 @@ export class ItemHost {
       try {
         await this.launch(job);
         this.router.log.write('Info', `Job ${job.index} of item ${this.name} restarted`, { configName: this.name });
+        this.router.reportTrouble(this.name, { kind: 'restart', text: `job ${job.index} restarted after its worker died` });
         return true;
       } catch (error) {
         this.router.log.write('Error', `Job ${job.index} of item ${this.name} failed to restart: ${errorText(error)}`, { configName: this.name });
@@ -357,7 +360,7 @@ export class ItemHost {
         let response = await instance.onMessage(message.body, call);
         if (this.kind === 'process') response = await this.collectAsyncReplies(instance, message, call, response);
         if (!call.replied) await this.router.complete(message, { response });
-        this.router.countOutcome(this.name, true);
+        this.router.countOutcome(this.name, true, Date.now() - firstAttempt);
         return;
       } catch (error) {
         // Stopped or killed meanwhile: the message stays queued in the store for the next start.
@@ -376,7 +379,8 @@ export class ItemHost {
           if (!job.alive && !(await this.revive(job))) return;
           continue;
         }
-        this.router.countOutcome(this.name, false);
+        this.router.countOutcome(this.name, false, Date.now() - firstAttempt);
+        this.router.reportTrouble(this.name, { kind: 'failure', messageId: message.id, text: `Item ${this.name} failed on message ${message.id}: ${text}` });
         hop?.fail(text);
         this.router.log.write('Error', `Item ${this.name} failed on message ${message.id}: ${text}`, {
           configName: this.name,
@@ -406,12 +410,16 @@ export class ItemHost {
     const call = new MessageCall(this.router, this.name, null);
     const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
     hop?.enter(call);
+    const started = Date.now();
     try {
       if (!job.alive && !(await this.revive(job))) throw new ConveyorError('ERR_ITEM_NOT_RUNNING', `Service ${this.name} stopped`);
       const result = await (job.instance as ComponentInstance).onProcessInput(input, call);
+      this.router.countOutcome(this.name, true, Date.now() - started);
       return { result, sessionId: call.sessionId };
     } catch (error) {
       hop?.fail(errorText(error));
+      this.router.countOutcome(this.name, false, Date.now() - started);
+      this.router.reportTrouble(this.name, { kind: 'failure', messageId: null, text: `Service ${this.name} failed in on_process_input: ${errorText(error)}` });
       throw error;
     } finally {
       hop?.end(call.sessionId);
@@ -472,13 +480,19 @@ export class ItemHost {
     const hop = activeTracer()?.startHop(this.hopItem, null) ?? null;
     hop?.enter(call);
     job.busy = { id: 0 } as StoredMessage;
+    const started = Date.now();
     try {
       await job.instance?.onProcessInput(null, call);
+      // A poll that found nothing is no input: only polls that sent something count.
+      if (call.sessionId !== null) this.router.countOutcome(this.name, true, Date.now() - started);
     } catch (error) {
       hop?.fail(errorText(error));
       if (this.state !== 'running') return;
       const who = this.kind === 'service' ? 'Service' : 'Operation';
-      this.router.log.write('Error', `${who} ${this.name} failed in on_process_input: ${errorText(error)}`, {
+      const text = `${who} ${this.name} failed in on_process_input: ${errorText(error)}`;
+      this.router.countOutcome(this.name, false, Date.now() - started);
+      this.router.reportTrouble(this.name, { kind: 'failure', messageId: null, text });
+      this.router.log.write('Error', text, {
         configName: this.name,
         sessionId: call.sessionId,
       });

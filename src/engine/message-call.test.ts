@@ -85,6 +85,7 @@ class ScriptedRouter implements MessageRouter {
     return Promise.resolve(true);
   }
   countOutcome(): void {}
+  reportTrouble(): void {}
 }
 
 /** Lets the sends started so far reach the router. */

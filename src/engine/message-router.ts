@@ -2,6 +2,7 @@
 import type { Reply } from '../core/component.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
 import type { EventLog } from './event-log.ts';
+import type { ItemTrouble } from './monitor/namespace-monitor.ts';
 import type { ItemQueue } from './work-queue.ts';
 
 export interface Origin {
@@ -48,8 +49,10 @@ export interface MessageRouter {
   createQueue(item: string, batch: number): ItemQueue;
   /** Whether this node may run the poll of a service now. */
   mayPoll(item: string, intervalMs: number): Promise<boolean>;
-  /** Counts a request an item finished handling (for metrics). */
-  countOutcome(item: string, ok: boolean): void;
+  /** Counts a request (a service: an input) an item finished handling, `durationMs` after it took it: in memory only (monitor, metrics). */
+  countOutcome(item: string, ok: boolean, durationMs: number): void;
+  /** Something went wrong with an item (a failed request, the item in error, a job restarted): the alerts decide. */
+  reportTrouble(item: string, trouble: ItemTrouble): void;
   /** Persists the outcome of a request and hands the reply to whoever waits for it. */
   complete(request: StoredMessage, outcome: Outcome): Promise<void>;
 }

@@ -14,7 +14,11 @@ import type { Director } from './director.ts';
 import type { DtlService } from './dtl-service.ts';
 import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
+import { builtinClasses } from './builtin/index.ts';
+import { alertSettingsOf } from './monitor/alert-settings.ts';
+import { buildMonitorReport, type ItemView, type MonitorReport } from './monitor/monitor-report.ts';
 import type {
+  AlertOperations,
   ComponentOperations,
   Connection,
   ItemMessageCounts,
@@ -43,6 +47,7 @@ function checkStorable(definition: ProductionDefinition): void {
 }
 
 export class NamespaceHandle implements NamespaceOperations {
+  readonly alerts: AlertOperations;
   readonly components: ComponentOperations;
   readonly log: LogOperations;
   readonly messages: MessageOperations;
@@ -55,6 +60,10 @@ export class NamespaceHandle implements NamespaceOperations {
     private readonly interpreter: string | undefined,
   ) {
     const name = director.namespace;
+    this.alerts = {
+      list: (query) => store.alerts.list(name, query),
+      acknowledge: (ids, user) => store.alerts.acknowledge(name, ids, user, Date.now()),
+    };
     this.components = {
       start: (item) => director.component('start', item),
       stop: (item) => director.component('stop', item),
@@ -260,7 +269,57 @@ export class NamespaceHandle implements NamespaceOperations {
   }
 
   async messageCounts(): Promise<ItemMessageCounts[]> {
-    return [...this.director.counts].map(([item, counts]) => ({ item, ...counts }));
+    return [...this.director.monitor.statistics.entries()].map(([item, figures]) => ({ item, processed: figures.processed, failed: figures.failed }));
+  }
+
+  async monitor(): Promise<MonitorReport> {
+    const monitor = this.director.monitor;
+    const running = this.director.running;
+    const [status, depths, bindings, open] = await Promise.all([
+      this.status(),
+      this.queues(),
+      this.classes(),
+      this.store.alerts.list(this.name, { acknowledged: false, limit: 10_000 }),
+    ]);
+    let items: ItemView[];
+    if (running) {
+      items = [...running.hosts.values()].map((host) => ({
+        name: host.name,
+        classname: host.item.classname,
+        kind: host.kind,
+        enabled: host.item.enabled,
+        state: host.state,
+        error: host.error,
+        jobs: host.jobCount,
+        alertSettings: alertSettingsOf(host.item),
+        inactive: monitor.isInactive(host.name),
+      }));
+    } else {
+      const definition = status.production ? await this.getDefinition(status.production).catch(() => null) : null;
+      const kindOf = new Map(bindings.map((binding) => [binding.name, binding.kind as string]));
+      items = (definition?.items ?? []).map((item) => ({
+        name: item.name,
+        classname: item.classname,
+        kind: kindOf.get(item.classname) ?? builtinClasses.get(item.classname)?.kind ?? 'component',
+        enabled: item.enabled,
+        state: item.enabled ? 'stopped' : 'disabled',
+        error: null,
+        jobs: 0,
+        alertSettings: alertSettingsOf(item),
+        inactive: false,
+      }));
+    }
+    return buildMonitorReport({
+      namespace: this.name,
+      node: this.director.nodeId,
+      production: running?.name ?? status.production,
+      status: status.status,
+      items,
+      depths,
+      statistics: monitor.statistics,
+      openAlerts: open.length,
+      now: Date.now(),
+    });
   }
 
   private async message(id: number): Promise<StoredMessage> {

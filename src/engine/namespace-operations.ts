@@ -14,6 +14,8 @@ import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
 import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
 import type { LogQuery, MessageFilter, QueueDepth, StoredTransform } from '../store/store.ts';
+import type { AlertQuery, StoredAlert } from '../store/alerts.ts';
+import type { MonitorReport } from './monitor/monitor-report.ts';
 
 export interface EngineOperations {
   namespaces(): Promise<string[]>;
@@ -69,11 +71,22 @@ export interface NamespaceOperations {
   classes(): Promise<ClassBinding[]>;
   /** Per-item message counters since the server started (for `GET /metrics`). */
   messageCounts(): Promise<ItemMessageCounts[]>;
+  /** Live figures of the items on this node and the production's health (`GET /monitor`, the metrics). */
+  monitor(): Promise<MonitorReport>;
 
+  readonly alerts: AlertOperations;
   readonly components: ComponentOperations;
   readonly log: LogOperations;
   readonly messages: MessageOperations;
   readonly dtl: DtlOperations;
+}
+
+/** The namespace's alerts (docs/operations.md, Alerts). */
+export interface AlertOperations {
+  /** Newest occurrence first. */
+  list(query: AlertQuery): Promise<StoredAlert[]>;
+  /** Marks open alerts acknowledged by `user`; returns how many changed. */
+  acknowledge(ids: number[], user: string): Promise<number>;
 }
 
 /** One item of the running production, on every node. */

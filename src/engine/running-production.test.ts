@@ -14,7 +14,8 @@ import { DtlService } from './dtl-service.ts';
 import { pythonRunner } from './dtl-python.ts';
 import { EventLog } from './event-log.ts';
 import { bodyText, stringRequest } from './native-messages.ts';
-import { RunningProduction, type OutcomeCounts } from './running-production.ts';
+import { NamespaceMonitor } from './monitor/namespace-monitor.ts';
+import { RunningProduction } from './running-production.ts';
 import { SingleProcessCoordinator } from './single-process-coordinator.ts';
 
 /**
@@ -55,7 +56,7 @@ describe('RunningProduction', () => {
   let store: Store;
   let production: RunningProduction | null;
   const classes = new Map<string, ResolvedComponent>();
-  const counts: OutcomeCounts = new Map();
+  let monitor: NamespaceMonitor | null = null;
   const resolver: Resolver = {
     async resolve(name) {
       const builtin = builtinClasses.get(name);
@@ -70,21 +71,24 @@ describe('RunningProduction', () => {
     dir = tempDir();
     store = await openStore({ sqlitePath: join(dir.path, 'db.sqlite') });
     classes.clear();
-    counts.clear();
+    monitor = null;
     production = null;
   });
 
   afterEach(async () => {
     production?.kill();
+    monitor?.close();
     await store.close();
     dir.remove();
   });
 
   async function run(items: ItemDefinition[]): Promise<RunningProduction> {
-    production = new RunningProduction(store, 'USER', newProduction('Test.P', items), resolver, new EventLog(store, 'USER', (e) => console.error(e)), {
+    const log = new EventLog(store, 'USER', (e) => console.error(e));
+    monitor = new NamespaceMonitor('USER', store, log, () => production);
+    production = new RunningProduction(store, 'USER', newProduction('Test.P', items), resolver, log, {
       drainTimeoutMs: 1000,
       graceMs: 500,
-      counts,
+      monitor,
       transforms: new DtlService(store, 'USER', pythonRunner()),
       coordinator: new SingleProcessCoordinator(store),
       onError: (error) => console.error(error),
@@ -185,7 +189,7 @@ describe('RunningProduction', () => {
     const reply = await call(p, 'Op', 'again');
     expect(bodyText(reply!)).toBe('again');
     expect(attempts).toBe(3);
-    expect(counts.get('Op')).toEqual({ processed: 1, failed: 0 });
+    expect(monitor?.statistics.find('Op')).toMatchObject({ processed: 1, failed: 0 });
     const warnings = (await store.log.top('USER', 50)).filter((e) => e.type === 'Warning' && /retrying/.test(e.text));
     expect(warnings).toHaveLength(2);
   });
@@ -202,7 +206,7 @@ describe('RunningProduction', () => {
     const [header] = await store.messages.search('USER', { limit: 1, target: 'Op' });
     expect(header?.status).toBe('error');
     expect(header?.error).toBe('disk full');
-    expect(counts.get('Op')).toEqual({ processed: 0, failed: 1 });
+    expect(monitor?.statistics.find('Op')).toMatchObject({ processed: 0, failed: 1 });
     expect((await store.log.top('USER', 10)).some((e) => e.type === 'Error' && e.configName === 'Op' && /disk full/.test(e.text))).toBe(true);
   });
 

@@ -13,10 +13,8 @@ import type { EventLog } from './event-log.ts';
 import { ItemHost } from './item-host.ts';
 import type { MessageRouter, Origin, Outcome, SendRequestOptions, SentRequest } from './message-router.ts';
 import type { Coordinator, ProductionQueues } from './coordinator.ts';
+import type { ItemTrouble, MonitoredProduction, NamespaceMonitor } from './monitor/namespace-monitor.ts';
 import type { ItemQueue } from './work-queue.ts';
-
-/** Messages handled per item, kept by the namespace across runs (metrics). */
-export type OutcomeCounts = Map<string, { processed: number; failed: number }>;
 
 export interface RunningProductionOptions {
   /** How long stop waits for queues to drain before stopping the items anyway. */
@@ -24,7 +22,8 @@ export interface RunningProductionOptions {
   graceMs: number;
   /** How long one job may take to start (worker, import, on_init); default 60 s. */
   initTimeoutMs?: number;
-  counts: OutcomeCounts;
+  /** The namespace's monitor: live figures of the items (kept across runs) and alerts. */
+  monitor: NamespaceMonitor;
   /** The DTL of the production's namespace. */
   transforms: {
     transformMessage(name: string, body: MessageBody): Promise<MessageBody>;
@@ -40,7 +39,7 @@ interface Waiter {
   reject: (error: Error) => void;
 }
 
-export class RunningProduction implements MessageRouter {
+export class RunningProduction implements MessageRouter, MonitoredProduction {
   readonly hosts = new Map<string, ItemHost>();
   /** source → target pairs seen since start, for the connections graph. */
   readonly flows = new Set<string>();
@@ -165,6 +164,7 @@ export class RunningProduction implements MessageRouter {
       leaseUntil: null,
     };
     this.flows.add(`${origin.source}\u0000${target}`);
+    this.options.monitor.exchanged(origin.source, target, now);
     const reply = options.responseRequired ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject })) : null;
     // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
     reply?.catch(() => undefined);
@@ -189,11 +189,21 @@ export class RunningProduction implements MessageRouter {
     return this.options.transforms.importSchema({ path, package: packageName, name });
   }
 
-  countOutcome(item: string, ok: boolean): void {
-    let counts = this.options.counts.get(item);
-    if (!counts) this.options.counts.set(item, (counts = { processed: 0, failed: 0 }));
-    if (ok) counts.processed++;
-    else counts.failed++;
+  countOutcome(item: string, ok: boolean, durationMs: number): void {
+    this.options.monitor.handled(item, ok, durationMs);
+  }
+
+  reportTrouble(item: string, trouble: ItemTrouble): void {
+    this.options.monitor.trouble(item, trouble);
+  }
+
+  /** An alert request from `source` to the production's Ens.Alert item, accepted once committed. */
+  async sendAlert(source: string, body: MessageBody): Promise<void> {
+    const sent = await this.send({ source, parentId: null, sessionId: null }, 'Ens.Alert', body, {
+      responseRequired: false,
+      description: `Alert from ${source}`,
+    });
+    await sent.accepted;
   }
 
   async complete(request: StoredMessage, outcome: Outcome): Promise<void> {

@@ -10,6 +10,8 @@ import type { LogEntry, LogType } from '../../../src/core/log.ts';
 import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts';
 import { newItem, newProduction, type ProductionDefinition, type ReportedStatus } from '../../../src/core/production.ts';
 import type { QueueDepth } from '../../../src/store/store.ts';
+import type { AlertQuery, StoredAlert } from '../../../src/store/alerts.ts';
+import type { MonitorItem, MonitorReport } from '../../../src/engine/monitor/monitor-report.ts';
 import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
 import type {
@@ -46,6 +48,9 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
   bindings: ClassBinding[] = [];
   edges: Connection[] = [];
   counts: ItemMessageCounts[] = [];
+  /** The items `monitor` reports (the health follows the namespace's status). */
+  monitorItems: MonitorItem[] = [];
+  alerts: StoredAlert[] = [];
 
   constructor(namespaces: string[] = ['USER', 'OTHER']) {
     for (const namespace of namespaces) {
@@ -239,6 +244,35 @@ export class FakeEngine implements EngineOperations, NamespacedFake {
   async messageCounts(namespace: string): Promise<ItemMessageCounts[]> {
     this.#call('messageCounts', namespace);
     return this.counts;
+  }
+  async monitor(namespace: string): Promise<MonitorReport> {
+    const state = this.#call('monitor', namespace);
+    const running = state.status === 'running';
+    return {
+      namespace,
+      node: 'fake-node',
+      production: state.current,
+      status: state.status,
+      health: running ? 'ok' : 'down',
+      reason: running ? 'running' : 'not running',
+      openAlerts: this.alerts.filter((alert) => !alert.acknowledged).length,
+      time: Date.UTC(2026, 10, 22, 10, 0, 0),
+      items: this.monitorItems,
+    };
+  }
+  async listAlerts(namespace: string, query: AlertQuery): Promise<StoredAlert[]> {
+    this.#call('listAlerts', namespace, query);
+    return this.alerts.filter((alert) => query.acknowledged === undefined || alert.acknowledged === query.acknowledged).slice(0, query.limit);
+  }
+  async acknowledgeAlerts(namespace: string, ids: number[], user: string): Promise<number> {
+    this.#call('acknowledgeAlerts', namespace, ids, user);
+    let changed = 0;
+    for (const alert of this.alerts) {
+      if (!ids.includes(alert.id) || alert.acknowledged) continue;
+      Object.assign(alert, { acknowledged: true, acknowledgedBy: user, acknowledgedAt: 1 });
+      changed++;
+    }
+    return changed;
   }
   async searchMessages(): Promise<MessageHeader[]> {
     return [];

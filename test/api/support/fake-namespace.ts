@@ -21,6 +21,8 @@ import type {
   TestResult,
 } from '../../../src/engine/namespace-operations.ts';
 import type { LogQuery, MessageFilter, QueueDepth } from '../../../src/store/store.ts';
+import type { AlertQuery, StoredAlert } from '../../../src/store/alerts.ts';
+import type { MonitorReport } from '../../../src/engine/monitor/monitor-report.ts';
 
 /** A DTL whose every operation takes the namespace first (what a test's fake provides). */
 export type FakeDtl = { [Name in keyof DtlOperations]: (namespace: string, ...args: Parameters<DtlOperations[Name]>) => ReturnType<DtlOperations[Name]> };
@@ -46,6 +48,9 @@ export interface NamespacedFake {
   connections(namespace: string): Promise<Connection[]>;
   classes(namespace: string): Promise<ClassBinding[]>;
   messageCounts(namespace: string): Promise<ItemMessageCounts[]>;
+  monitor(namespace: string): Promise<MonitorReport>;
+  listAlerts(namespace: string, query: AlertQuery): Promise<StoredAlert[]>;
+  acknowledgeAlerts(namespace: string, ids: number[], user: string): Promise<number>;
   componentStart(namespace: string, item: string): Promise<void>;
   componentStop(namespace: string, item: string): Promise<void>;
   componentRestart(namespace: string, item: string): Promise<void>;
@@ -133,6 +138,11 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     connections: () => fake.connections(name),
     classes: () => fake.classes(name),
     messageCounts: () => fake.messageCounts(name),
+    monitor: () => fake.monitor(name),
+    alerts: {
+      list: (query) => fake.listAlerts(name, query),
+      acknowledge: (ids, user) => fake.acknowledgeAlerts(name, ids, user),
+    },
     components: {
       start: (item) => fake.componentStart(name, item),
       stop: (item) => fake.componentStop(name, item),
