@@ -15,6 +15,7 @@ import { registerNodesRoute } from './nodes-route.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
 import { frameworkErrorReply, installErrorReplies, installJsonParser } from './error-replies.ts';
 import { lazySerializerFactory } from './lazy-serializers.ts';
+import { registerMessageSearchRoutes } from './message-search-routes.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
@@ -87,6 +88,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerComponentRoutes(scope, engine, recordIn);
     registerDefinitionRoutes(scope, engine, recordIn);
     registerNodesRoute(scope, engine, recordIn);
+    registerMessageSearchRoutes(scope, engine, recordIn);
     registerUserRoutes(scope, options.users, recordIn);
     registerOpenApiRoute(scope, recordIn, catalog, resolved);
   };

@@ -76,6 +76,7 @@ export class NamespaceHandle implements NamespaceOperations {
     };
     this.messages = {
       search: (filter) => store.messages.search(name, filter),
+      find: (search) => store.messages.find(name, search),
       get: (id) => this.message(id),
       trace: (sessionId) => store.messages.session(name, sessionId),
       resend: (id, target) => this.resend(id, target),

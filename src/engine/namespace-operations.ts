@@ -13,7 +13,7 @@ import type { ProductionDefinition, ReportedStatus } from '../core/production.ts
 import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
 import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
-import type { LogQuery, MessageFilter, QueueDepth, StoredTransform } from '../store/store.ts';
+import type { LogQuery, MessageFilter, MessageSearch, MessageSearchPage, QueueDepth, StoredTransform } from '../store/store.ts';
 import type { AlertQuery, StoredAlert } from '../store/alerts.ts';
 import type { MonitorReport } from './monitor/monitor-report.ts';
 
@@ -107,6 +107,8 @@ export interface LogOperations {
 
 export interface MessageOperations {
   search(filter: MessageFilter): Promise<MessageHeader[]>;
+  /** The content search: header filters, error and body tests, bounded by `scanLimit` (store.ts, MessageSearch). */
+  find(search: MessageSearch): Promise<MessageSearchPage>;
   /** ERR_MESSAGE_NOT_FOUND when absent. */
   get(id: number): Promise<StoredMessage>;
   /** Every message of a session, for the visual trace. */

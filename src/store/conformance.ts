@@ -10,6 +10,7 @@ import { describeDefinitions } from './conformance/definitions.ts';
 import type { Harness, OpenedStore } from './conformance/harness.ts';
 import { describeLifecycle } from './conformance/lifecycle.ts';
 import { describeLog } from './conformance/log.ts';
+import { describeMessageSearch } from './conformance/message-search.ts';
 import { describeMessages } from './conformance/messages.ts';
 import { describeQueues } from './conformance/queue.ts';
 import { describeSettingsMigrations } from './conformance/settings-migrations.ts';
@@ -51,6 +52,7 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
 
     describeDefinitions(harness);
     describeMessages(harness);
+    describeMessageSearch(harness);
     describeQueues(harness);
     describeLog(harness);
     describeLifecycle(harness);

@@ -15,7 +15,8 @@
  */
 import type { ClassBinding } from '../core/components.ts';
 import type { LogEntry, LogType, NewLogEntry } from '../core/log.ts';
-import type { MessageBody, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../core/message.ts';
+import type { BodyTest } from '../core/body-condition.ts';
+import type { BodyEncoding, MessageBody, MessageHeader, MessageKind, MessageStatus, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ProductionRecord } from '../core/production.ts';
 import type { AlertRepository } from './alerts.ts';
 import type { ControlRepository } from './controls.ts';
@@ -135,6 +136,43 @@ export interface MessageFilter {
   limit: number;
 }
 
+/**
+ * A content search (`MessageRepository.find`): the header filters of MessageFilter plus the tests
+ * checked row by row — a substring of the error, a substring of the body, body conditions — which
+ * examine at most `scanLimit` of the newest messages matching the header filters (below `beforeId`).
+ */
+export interface MessageSearch extends MessageFilter {
+  /** Substring of the error text (case-sensitive). */
+  error?: string;
+  /** Only requests whose caller expects (true) or does not expect (false) a response: with status `error` and kind `request`, false selects suspended messages. */
+  responseRequired?: boolean;
+  /** Every test must hold (src/core/body-condition.ts). Only bodies that are JSON (encoding json or native) can match. */
+  body?: BodyTest[];
+  /** How many header matches one call examines at most when a row-checked test is set. */
+  scanLimit: number;
+  /** Return the first this many characters of each body; undefined: the whole body. */
+  bodyChars?: number;
+}
+
+/** A search hit: the header, the body class and the body text (or its start). */
+export interface MessageHit extends MessageHeader {
+  classname: string;
+  encoding: BodyEncoding;
+  body: string;
+}
+
+export interface MessageSearchPage {
+  /** Newest first, at most `limit`. */
+  hits: MessageHit[];
+  /**
+   * Where the next page starts (its `beforeId`): the last hit's id when the page is full, the lowest id
+   * examined when the scan stopped at `scanLimit` first; null when nothing more can match.
+   */
+  next: number | null;
+  /** How many header matches were examined when the scan limit ended the walk (0 otherwise). */
+  scanned: number;
+}
+
 export interface QueueDepth {
   target: string;
   queued: number;
@@ -175,6 +213,8 @@ export interface MessageRepository {
   get(namespace: string, id: number): Promise<StoredMessage | null>;
   /** Newest first. */
   search(namespace: string, filter: MessageFilter): Promise<MessageHeader[]>;
+  /** A content search, newest first, bounded by `scanLimit` (see MessageSearch). */
+  find(namespace: string, search: MessageSearch): Promise<MessageSearchPage>;
   /** All messages of a session, oldest first. */
   session(namespace: string, sessionId: number): Promise<MessageHeader[]>;
   /** Requests still `queued` or `delivered` (recovery after a stop, kill or crash), oldest first. */

@@ -2,6 +2,7 @@
 export * as componentRoutes from './component-routes.ts';
 export * as definitionRoutes from './definition-routes.ts';
 export * as documentRoutes from './document-routes.ts';
+export * as messageSearchRoutes from './message-search-routes.ts';
 export * as dtlRoutes from './dtl-routes.ts';
 export * as monitoringRoutes from './monitoring-routes.ts';
 export * as portalRoutes from './portal-routes.ts';

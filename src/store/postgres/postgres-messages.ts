@@ -11,7 +11,8 @@
 import { sql } from 'kysely';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
-import type { MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
+import type { MessageFilter, MessagePatch, MessageRepository, MessageSearch, MessageSearchPage, NewMessage, QueueDepth } from '../store.ts';
+import { findMessages } from './postgres-message-search.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { CommitRouting } from './commit-routing.ts';
 import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
@@ -216,6 +217,15 @@ export class PostgresMessages implements MessageRepository {
       if (text !== undefined) query = query.where(bodyContains(text));
       const rows = await query.orderBy('m.id', 'desc').limit(limit).execute();
       return rows.map((row) => toHeader(namespace, row));
+    });
+  }
+
+  find(namespace: string, search: MessageSearch): Promise<MessageSearchPage> {
+    return this.#ctx.run('search messages by content', async () => {
+      const nsId = await this.#ctx.namespaceId(namespace);
+      const limit = positiveLimit(search.limit);
+      if (nsId === undefined || limit === 0) return { hits: [], next: null, scanned: 0 };
+      return findMessages(this.#ctx, namespace, nsId, search, limit);
     });
   }
 

@@ -5,8 +5,9 @@
 import type Database from 'better-sqlite3';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
-import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, NewMessage, QueueDepth } from '../store.ts';
+import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, MessageSearch, MessageSearchPage, NewMessage, QueueDepth } from '../store.ts';
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
+import { SqliteMessageSearch } from './sqlite-message-search.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
@@ -24,6 +25,7 @@ export class SqliteMessages implements MessageRepository {
   readonly #ctx: SqliteContext;
   readonly #submit: (op: SqliteWrite, lazy?: boolean) => Promise<number[]>;
   readonly #searches = new Map<string, Database.Statement>();
+  readonly #contentSearch: SqliteMessageSearch;
   readonly #get: Database.Statement<[number, number], MessageRow>;
   readonly #session: Database.Statement<[number, number], HeaderRow>;
   readonly #unfinished: Database.Statement<[number], MessageRow>;
@@ -41,6 +43,7 @@ export class SqliteMessages implements MessageRepository {
     this.#submit = submit;
     const db = ctx.db;
     this.#nextId = firstFreeMessageId(db);
+    this.#contentSearch = new SqliteMessageSearch(db);
     this.#get = db.prepare(`SELECT ${messageColumns} ${withBody} WHERE m.ns_id = ? AND m.id = ?`);
     this.#session = db.prepare(`SELECT ${headerColumns} FROM messages m WHERE m.ns_id = ? AND m.session_id = ? ORDER BY m.id`);
     this.#unfinished = db.prepare(`
@@ -110,6 +113,15 @@ export class SqliteMessages implements MessageRepository {
         this.#searches.set(sql, statement);
       }
       return (statement.all(...params) as HeaderRow[]).map((row) => toHeader(namespace, row));
+    });
+  }
+
+  find(namespace: string, search: MessageSearch): Promise<MessageSearchPage> {
+    return this.#ctx.run('search messages by content', () => {
+      const nsId = this.#ctx.namespaceId(namespace);
+      const limit = positiveLimit(search.limit);
+      if (nsId === undefined || limit === 0) return { hits: [], next: null, scanned: 0 };
+      return this.#contentSearch.find(namespace, nsId, search, limit);
     });
   }
 

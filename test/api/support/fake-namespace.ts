@@ -155,6 +155,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     },
     messages: {
       search: (filter) => fake.searchMessages(name, filter),
+      find: async () => ({ hits: [], next: null, scanned: 0 }),
       get: (id) => fake.getMessage(name, id),
       trace: (sessionId) => fake.sessionTrace(name, sessionId),
       resend: (id, target) => fake.resend(name, id, target),
