@@ -29,6 +29,7 @@ import {
 } from '../dtl/index.ts';
 import type { Store, StoredTransform } from '../store/store.ts';
 import type { DtlOperations, SchemaSummary, TransformRunResult, TransformSummary } from './namespace-operations.ts';
+import { defaultSqlHost, SqlHosts, type SqlHostSource } from './sql-hosts/sql-hosts.ts';
 
 export type { TransformRunResult, TransformSummary };
 
@@ -42,6 +43,8 @@ export class DtlService implements DtlOperations {
     private readonly namespace: string,
     private readonly runPython: DtlHost['runPython'],
     private readonly cache: TransformCache = new TransformCache(),
+    /** The namespace's SQL hosts for `<sql>` (none configured by default). */
+    private readonly sqlHosts: SqlHostSource = new SqlHosts().forNamespace(namespace),
   ) {}
 
   async listTransforms(): Promise<TransformSummary[]> {
@@ -118,13 +121,16 @@ export class DtlService implements DtlOperations {
     return diagnostics;
   }
 
-  /** Runs a stored transform (by name) or a document (source) on a JSON source. */
-  async runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown }): Promise<TransformRunResult> {
+  /** Runs a stored transform (by name) or a document (source) on a JSON source; `<sql>` uses the SQL host `input.sqlHost` (default `default`). */
+  async runTransform(
+    transform: { name?: string; source?: string },
+    input: { classname?: string; json: unknown; sqlHost?: string },
+  ): Promise<TransformRunResult> {
     let compiled: CompiledTransform;
     if (transform.source !== undefined) compiled = compileTransform(parseTransform(transform.source, 'transform'));
     else if (transform.name) compiled = this.compiled(await this.getTransform(transform.name));
     else throw new ConveyorError('ERR_INVALID_INPUT', 'Give the name of a stored transform or a transform document');
-    const result = await this.execute(compiled, input.json as JsonValue);
+    const result = await this.execute(compiled, input.json as JsonValue, input.sqlHost);
     return {
       target: result.target,
       targetClass: result.targetClassname,
@@ -134,10 +140,10 @@ export class DtlService implements DtlOperations {
     };
   }
 
-  /** Applies a stored transform to a message body and returns the target as a message body. */
-  async transformMessage(name: string, body: MessageBody): Promise<MessageBody> {
+  /** Applies a stored transform to a message body and returns the target as a message body; `<sql>` uses the SQL host `options.sqlHost` (default `default`). */
+  async transformMessage(name: string, body: MessageBody, options: { sqlHost?: string } = {}): Promise<MessageBody> {
     const compiled = this.compiled(await this.getTransform(name));
-    const result = await this.execute(compiled, sourceDocument(body));
+    const result = await this.execute(compiled, sourceDocument(body), options.sqlHost);
     if (result.status === 'error') {
       throw new ConveyorError('ERR_DTL', `Transform ${name} failed: ${result.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
     }
@@ -229,11 +235,11 @@ export class DtlService implements DtlOperations {
     return this.cache.getOrCompile({ namespace: this.namespace, name: stored.name, version: stored.version }, stored.source);
   }
 
-  private async execute(compiled: CompiledTransform, source: JsonValue): Promise<DtlResult> {
-    return compiled.run(source, { host: await this.host(compiled) });
+  private async execute(compiled: CompiledTransform, source: JsonValue, sqlHost: string | undefined): Promise<DtlResult> {
+    return compiled.run(source, { host: await this.host(compiled, sqlHost || defaultSqlHost) });
   }
 
-  private async host(compiled: CompiledTransform): Promise<DtlHost> {
+  private async host(compiled: CompiledTransform, sqlHost: string): Promise<DtlHost> {
     let loaded = this.loadedLookups;
     if (!loaded) {
       const tables = new Map<string, Record<string, string>>();
@@ -255,6 +261,7 @@ export class DtlService implements DtlOperations {
       lookup: (table, key) => loaded.get(table)?.[key],
       subtransform: (name) => subtransforms.get(name),
       runPython: this.runPython,
+      runSql: (query) => this.sqlHosts.runSql(sqlHost, query),
     };
   }
 

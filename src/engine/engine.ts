@@ -16,6 +16,7 @@ import { pythonRunner } from './dtl-python.ts';
 import { EventLog } from './event-log.ts';
 import { NamespaceHandle } from './namespace-handle.ts';
 import type { EngineOperations, NodeInfo } from './namespace-operations.ts';
+import { SqlHosts } from './sql-hosts/sql-hosts.ts';
 
 export interface EngineOptions {
   /** Python interpreter for workers (default: CONVEYOR_PYTHON or python3). */
@@ -33,6 +34,8 @@ export interface EngineOptions {
   leaseMs?: number;
   /** Where engine-level problems go (failed log writes, background errors). */
   onBackgroundError?: (error: unknown) => void;
+  /** The named read-only SQL connections `<sql>` in transforms uses (conveyor.yaml `sqlHosts`; none by default). */
+  sqlHosts?: SqlHosts;
 }
 
 export class Engine implements EngineOperations {
@@ -132,7 +135,7 @@ export class Engine implements EngineOperations {
     let handle = this.handles.get(namespace);
     if (!handle) {
       const log = new EventLog(this.store, namespace, (error) => this.backgroundError(error));
-      const dtl = new DtlService(this.store, namespace, this.runPython, this.transformCache);
+      const dtl = new DtlService(this.store, namespace, this.runPython, this.transformCache, (this.options.sqlHosts ?? new SqlHosts()).forNamespace(namespace));
       const director = new Director(
         this.store,
         namespace,

@@ -549,7 +549,8 @@ export class ItemHost {
         });
       },
       newCall: () => new MessageCall(router, name, null),
-      transform: (transform, body) => router.transform(transform, body),
+      // The item's Host setting SqlHost names the SQL host `<sql>` in its transforms uses (docs/dtl.md, SQL hosts).
+      transform: (transform, body) => router.transform(transform, body, { sqlHost: this.settings.host['SqlHost'] ?? '' }),
       importSchema: (path, packageName, schemaName) => router.importSchema(path, packageName, schemaName),
     };
   }

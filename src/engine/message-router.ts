@@ -41,8 +41,8 @@ export interface MessageRouter {
   readonly namespace: string;
   readonly log: EventLog;
   send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
-  /** Applies a stored DTL transform of the namespace. */
-  transform(name: string, body: MessageBody): Promise<MessageBody>;
+  /** Applies a stored DTL transform of the namespace; `<sql>` runs on the SQL host `options.sqlHost` (default `default`). */
+  transform(name: string, body: MessageBody, options?: { sqlHost?: string }): Promise<MessageBody>;
   /** Imports a JSON schema file into the namespace (the spec's DTL import operation). */
   importSchema(path: string, packageName: string, name: string): Promise<void>;
   /** The queue of an item (in memory on one node, claimed from the store in a cluster). */

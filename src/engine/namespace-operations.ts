@@ -129,8 +129,8 @@ export interface DtlOperations {
   deleteTransform(name: string): Promise<void>;
   /** Parses and validates, also against the doc types' schemas; never throws for a bad document. */
   compileTransform(source: string, documentName?: string): Promise<DtlDiagnostic[]>;
-  /** Runs a stored transform (by name) or a document (source) on a JSON source. */
-  runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown }): Promise<TransformRunResult>;
+  /** Runs a stored transform (by name) or a document (source) on a JSON source; `<sql>` runs on the SQL host `sqlHost` (default `default`). */
+  runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown; sqlHost?: string }): Promise<TransformRunResult>;
 
   listSchemas(): Promise<SchemaSummary[]>;
   /** ERR_SCHEMA_NOT_FOUND when absent. */

@@ -26,7 +26,7 @@ export interface RunningProductionOptions {
   monitor: NamespaceMonitor;
   /** The DTL of the production's namespace. */
   transforms: {
-    transformMessage(name: string, body: MessageBody): Promise<MessageBody>;
+    transformMessage(name: string, body: MessageBody, options?: { sqlHost?: string }): Promise<MessageBody>;
     importSchema(request: { path: string; package: string; name: string }): Promise<void>;
   };
   /** This server among the nodes sharing the store: queues, leases, notifications. */
@@ -181,8 +181,8 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     return { message, reply, accepted };
   }
 
-  transform(name: string, body: MessageBody): Promise<MessageBody> {
-    return this.options.transforms.transformMessage(name, body);
+  transform(name: string, body: MessageBody, options: { sqlHost?: string } = {}): Promise<MessageBody> {
+    return this.options.transforms.transformMessage(name, body, options);
   }
 
   importSchema(path: string, packageName: string, name: string): Promise<void> {

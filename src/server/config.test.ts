@@ -78,3 +78,18 @@ describe('export format', () => {
     expect(() => loadConfig({ home })).toThrow(/exportFormat must be spec or iop, got "xml"/);
   });
 });
+
+describe('SQL hosts', () => {
+  it('are none by default; conveyor.yaml names them per namespace, files read from the home', () => {
+    expect(loadConfig({ home }).sqlHosts).toEqual({});
+    writeFileSync(join(home, 'conveyor.yaml'), 'sqlHosts:\n  USER:\n    default: data/ref.db\n    billing: postgres://reader@db/billing\n');
+    expect(loadConfig({ home }).sqlHosts).toEqual({
+      USER: { default: { kind: 'sqlite', path: join(home, 'data', 'ref.db') }, billing: { kind: 'postgres', url: 'postgres://reader@db/billing' } },
+    });
+  });
+
+  it('refuses a malformed sqlHosts, naming the file', () => {
+    writeFileSync(join(home, 'conveyor.yaml'), 'sqlHosts:\n  USER: ref.db\n');
+    expect(() => loadConfig({ home })).toThrow(`${join(home, 'conveyor.yaml')}: sqlHosts .USER must map connection names to a database, got "ref.db"`);
+  });
+});

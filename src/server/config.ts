@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { ConveyorError } from '../core/errors.ts';
 import { exportFormats, type ExportFormat } from '../core/export-format.ts';
+import { parseSqlHosts, type SqlHostsConfig } from '../engine/sql-hosts/sql-host-config.ts';
 
 export interface ServerConfig {
   home: string;
@@ -49,6 +50,8 @@ export interface ServerConfig {
   loginLockoutMaxMs: number;
   /** The form of `GET /export`: `spec` (the spec's structured shape) or `iop` (IoP's xmltodict form). */
   exportFormat: ExportFormat;
+  /** Per namespace, the named read-only SQL connections of `<sql>` in transforms (conveyor.yaml only; none by default). */
+  sqlHosts: SqlHostsConfig;
 }
 
 export type ConfigOverrides = Partial<ServerConfig>;
@@ -57,7 +60,7 @@ export function defaultHome(): string {
   return process.env['CONVEYOR_HOME'] || join(homedir(), '.conveyor');
 }
 
-const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' | 'map'> = {
+const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' | 'map' | 'sqlHosts'> = {
   home: 'string',
   host: 'string',
   port: 'number',
@@ -84,6 +87,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
   loginLockoutMs: 'number',
   loginLockoutMaxMs: 'number',
   exportFormat: 'string',
+  sqlHosts: 'sqlHosts',
 };
 
 /** Settings naming files: in conveyor.yaml a relative path is read from the home. */
@@ -163,6 +167,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     loginLockoutMs: 30_000,
     loginLockoutMaxMs: 900_000,
     exportFormat: 'spec',
+    sqlHosts: {},
   };
   const file = join(home, 'conveyor.yaml');
   let fromFile: Record<string, unknown> = {};
@@ -177,6 +182,10 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
   for (const [key, value] of Object.entries(fromFile)) {
     if (!(key in keys)) throw new ConveyorError('ERR_CONFIG', `${file}: unknown setting ${key}`, { hint: `Known settings: ${Object.keys(keys).join(', ')}` });
     if (key === 'home') continue;
+    if (key === 'sqlHosts') {
+      target[key] = parseSqlHosts(value, home, file);
+      continue;
+    }
     const coerced = coerce(key as keyof ServerConfig, value, file);
     target[key] = pathKeys.has(key as keyof ServerConfig) && coerced !== '' ? resolve(home, String(coerced)) : coerced;
     // An interpreter path (not a bare command such as python3.12) is read from the home, like the files above.

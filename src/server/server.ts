@@ -11,6 +11,7 @@ import { listenApi } from '../api/listen.ts';
 import { ensureFirstAdmin, UserDirectory } from '../api/users.ts';
 import { coordinatorFor } from '../engine/choose-coordinator.ts';
 import { Engine } from '../engine/engine.ts';
+import { SqlHosts } from '../engine/sql-hosts/sql-hosts.ts';
 import { recoverPackageSwaps, swapOwner } from '../engine/migration/package-swap.ts';
 import { startTracing } from '../engine/tracing/start-tracing.ts';
 import { recordServerAddress } from '../core/server-address.ts';
@@ -64,11 +65,14 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       say(`Recovered the interrupted migration of ${swap.packageDir}: ${swap.outcome}`);
     // Alone on the store, or one node of several sharing it: decided here, once.
     const coordinator = coordinatorFor(store, { leaseMs: config.leaseMs, onError: (error) => console.error('conveyor engine:', error) });
+    const sqlHosts = new SqlHosts(config.sqlHosts, (error) => console.error('conveyor SQL host:', error.message));
+    cleanups.push(() => sqlHosts.close());
     const engine = await Engine.open(store, {
       interpreter: config.python,
       pythonByProduction: config.pythonByProduction,
       drainTimeoutMs: config.drainTimeoutMs,
       coordinator,
+      sqlHosts,
     });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;
