@@ -158,7 +158,16 @@ describe('<foreach>', () => {
     const r = await run(`<foreach property='source.{d()}' key='k' unload='1'><assign value='k' property='target.{keys()}' action='append'/></foreach>`, {
       d: { b: 1, '10': 1, '2': 1, a: 1 },
     });
-    expect(r.target).toEqual({ keys: ['2', '10', 'a', 'b'] });
+    expect(r.target).toEqual({ keys: [2, 10, 'a', 'b'] });
+  });
+
+  it('walks object keys like $ORDER: numbers as numbers, on from a removed key, the empty key skipped', async () => {
+    const r = await run(
+      `<assign value='source.{d}' property='target.{d}'/>
+<foreach property='target.{d()}' key='k'><assign value='k' property='target.{keys()}' action='append'/><if condition='k=1.5'><true><assign property='target.{d}' action='remove' key='k'/><assign property='target.{d}' action='remove' key='"07"'/></true></if></foreach>`,
+      { d: { '07': 0, x: 0, '1.5': 0, '-3': 0, '': 0, '.5': 0 } },
+    );
+    expect(r.target).toMatchObject({ keys: [-3, 0.5, 1.5, 'x'] });
   });
 
   it('re-examines the collection at each step (appending inside the body extends the loop)', async () => {

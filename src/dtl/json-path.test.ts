@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collate, MISSING, nextKey, PathError, readPath, writePath, type ResolvedStep } from './json-path.ts';
+import { collate } from './collation.ts';
+import { MISSING, nextKey, PathError, readPath, writePath, type ResolvedStep } from './json-path.ts';
 import { Fanout } from './values.ts';
 
 const m = (name: string): ResolvedStep => ({ t: 'member', name });
@@ -118,8 +119,9 @@ describe('iteration helpers', () => {
     expect([nextKey(['a', 'b'], ''), nextKey(['a', 'b'], 1), nextKey(['a', 'b'], 2)]).toEqual([1, 2, '']);
     expect(nextKey([], '')).toBe('');
     expect(nextKey(MISSING, '')).toBe('');
-    expect(nextKey({ b: 1, '10': 2, '9': 3, a: 4 }, '')).toBe('9');
-    expect(nextKey({ b: 1, '10': 2, '9': 3, a: 4 }, '10')).toBe('a');
+    expect(nextKey({ b: 1, '10': 2, '9': 3, a: 4 }, '')).toBe(9);
+    expect(nextKey({ b: 1, '10': 2, '9': 3, a: 4 }, 10)).toBe('a');
+    expect(nextKey({ b: 1, '10': 2, '9': 3, a: 4 }, 9.5)).toBe(10);
     expect(nextKey('', '')).toBe(1);
     expect(nextKey('x', 1)).toBe('');
     expect(collate(['b', '2', '-1', 'a', '10', '1.5'])).toEqual(['-1', '1.5', '2', '10', 'a', 'b']);

@@ -2,8 +2,9 @@
  * Reading and writing JSON documents along a path (dtl-reference §1.17.5). Positions are 1-based;
  * `()` fans out over every element; `("*")` counts; a path that does not exist reads as MISSING.
  */
+import { collate, compareCollation, keyValue } from './collation.ts';
 import { Dec } from './decimal.ts';
-import { Fanout, setMember } from './values.ts';
+import { Fanout, setMember, toStr } from './values.ts';
 
 export const MISSING: unique symbol = Symbol('missing');
 
@@ -18,18 +19,6 @@ type Container = Record<string, unknown> | unknown[];
 /** A JSON object: not a list, not a decimal, not a fan-out. */
 function isObject(node: unknown): node is Record<string, unknown> {
   return typeof node === 'object' && node !== null && !Array.isArray(node) && !(node instanceof Dec) && !(node instanceof Fanout);
-}
-
-/** Member keys in ObjectScript collation: canonical numbers ascending first, then strings by code point. */
-export function collate(keys: string[]): string[] {
-  const numeric = (k: string): boolean => /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/.test(k) || /^-?\.\d*[1-9]$/.test(k);
-  return [...keys].sort((a, b) => {
-    const na = numeric(a);
-    const nb = numeric(b);
-    if (na && nb) return Number(a) - Number(b);
-    if (na !== nb) return na ? -1 : 1;
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
 }
 
 function elements(node: unknown): unknown[] {
@@ -210,15 +199,23 @@ function applyAction(parent: unknown, step: ResolvedStep, action: WriteAction, k
   else throw new PathError(`cannot ${action} with a key: the node is ${describe(collection)}, not a collection`);
 }
 
-/** The next foreach key after `key` ('' = start) in the collection, or '' when done. */
-export function nextKey(collection: unknown, key: unknown): number | string {
+/**
+ * The next foreach key after `key` ('' = start) in the collection, or '' when done. A list gives
+ * 1…n; an object gives its keys like `$ORDER` (src/dtl/collation.ts): the first key that collates
+ * after `key`, even when `key` itself was removed meanwhile; canonical numbers as numbers. The empty
+ * key is skipped: IRIS cannot hold it as a subscript, and `""` is what ends the loop.
+ */
+export function nextKey(collection: unknown, key: unknown): number | Dec | string {
   if (Array.isArray(collection) || !isObject(collection)) {
     const size = Array.isArray(collection) ? collection.length : count(collection) || (collection === '' ? 1 : 0);
     const current = key === '' || key === undefined ? 0 : Number(key);
     return Number.isFinite(current) && current < size ? Math.floor(current) + 1 : '';
   }
-  const keys = collate(Object.keys(collection));
-  if (key === '' || key === undefined) return keys[0] ?? '';
-  const at = keys.indexOf(String(key));
-  return at >= 0 && at + 1 < keys.length ? keys[at + 1]! : '';
+  const after = key === '' || key === undefined ? null : toStr(key);
+  let next: string | null = null;
+  for (const candidate of Object.keys(collection)) {
+    if (candidate === '' || (after !== null && compareCollation(candidate, after) <= 0)) continue;
+    if (next === null || compareCollation(candidate, next) < 0) next = candidate;
+  }
+  return next === null ? '' : keyValue(next);
 }

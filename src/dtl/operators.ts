@@ -6,7 +6,7 @@ import { ObjectScriptError } from './context.ts';
 import { DivideByZero, type Dec } from './decimal.ts';
 import type { Position } from './diagnostics.ts';
 import type { BinaryOp } from './expr-ast.ts';
-import { collate } from './json-path.ts';
+import { collate } from './collation.ts';
 import { bool, toNum, toStr, truthy } from './values.ts';
 
 type Operator = (a: unknown, b: unknown) => unknown;
