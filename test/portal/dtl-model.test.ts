@@ -91,7 +91,7 @@ describe('lookup table files', () => {
       { key: 'a', value: '1' },
       { key: 'b', value: '2' },
     ]);
-    expect(parseLookupFile('ACME, Acme Corp, Ltd\nX,y\n')).toEqual([
+    expect(parseLookupFile('ACME, "Acme Corp, Ltd"\nX,y\n')).toEqual([
       { key: 'ACME', value: 'Acme Corp, Ltd' },
       { key: 'X', value: 'y' },
     ]);

@@ -13,6 +13,7 @@ import { Schemas } from './pages/Schemas.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { TestComponent } from './pages/TestComponent.tsx';
 import { Trace } from './pages/Trace.tsx';
+import { Users } from './pages/Users.tsx';
 import { href, useRoute, type Route } from './router.ts';
 import { SessionGate, useSession } from './session.tsx';
 
@@ -26,6 +27,8 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'schemas', label: 'Schemas' },
   { key: 'lookups', label: 'Lookups' },
 ];
+/** Sections only an admin sees (a viewer or operator opening the address is told it is for admins). */
+const adminSections: Array<{ key: string; label: string }> = [{ key: 'users', label: 'Users' }];
 
 function page(route: Route): ReactNode {
   const [section = 'productions', id, name] = route.parts;
@@ -42,6 +45,8 @@ function page(route: Route): ReactNode {
       return <Schemas />;
     case 'lookups':
       return <Lookups />;
+    case 'users':
+      return <Users />;
     case 'dtl':
       if (id === 'edit' && name) return <DtlEditor key={name} name={name} query={route.query} />;
       if (id === 'test' && name) return <DtlTester key={name} name={name} />;
@@ -66,7 +71,7 @@ function Shell() {
           Conveyor
         </a>
         <nav aria-label="Sections">
-          {sections.map((section) => (
+          {[...sections, ...(session.can('admin') ? adminSections : [])].map((section) => (
             <a
               key={section.key}
               href={href(section.key)}
@@ -101,7 +106,7 @@ function Shell() {
 
 export function App() {
   return (
-    <SessionGate signInPage={(done) => <SignIn onSignedIn={done} />}>
+    <SessionGate signInPage={(done, ended) => <SignIn onSignedIn={done} ended={ended} />}>
       <Shell />
     </SessionGate>
   );

@@ -10,8 +10,31 @@ export interface Credentials {
   password: string;
 }
 
-export function portalClient(credentials: Credentials, namespace: string): ConveyorClient {
-  return new ConveyorClient(createFetchTransport({ credentials: { username: credentials.user, password: credentials.password } }), { namespace });
+/**
+ * `onRefused` is told the server's text when any call is answered 401: the credentials stopped
+ * working (password reset, user disabled or removed), so the session must end wherever it happens.
+ */
+export function portalClient(credentials: Credentials, namespace: string, onRefused?: (reason: string) => void): ConveyorClient {
+  const watched = async (url: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(url, init);
+    if (response.status === 401 && onRefused) onRefused(await refusalText(response.clone()));
+    return response;
+  };
+  return new ConveyorClient(
+    createFetchTransport({ credentials: { username: credentials.user, password: credentials.password }, ...(onRefused ? { fetch: watched } : {}) }),
+    { namespace },
+  );
+}
+
+/** The `error` text of a 401 reply, without the error-code prefix (`ERROR #AUTH: `). */
+async function refusalText(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') return body.error.replace(/^ERROR #\w+: /, '');
+  } catch {
+    // Not JSON: the status says enough.
+  }
+  return 'The server no longer accepts your credentials';
 }
 
 /** The HTTP status of a failed call (0 when there was no answer). */

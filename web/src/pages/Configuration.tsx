@@ -2,10 +2,21 @@
  * Production configuration: the diagram of its items with their state, the selected item's settings
  * (edited into the definition, applied to the running production with Update), enable/disable,
  * start/stop/restart one component, the export of the definition, and the change plan of the edits,
- * reviewed before it is applied (PlanReview).
+ * reviewed before it is applied (PlanReview). Edits are checked as they are made: a schedule by IRIS's
+ * syntax (the server's own rule; Save stays off), an item's class against the namespace's registered
+ * and built-in classes (the server's validation; a warning, since the package may be migrated later).
  */
 import { useEffect, useState } from 'react';
-import { componentRoutes, portalRoutes, specRoutes, type ExportItemJson, type ExportJson, type ExportSettingJson } from '../../../src/client/routes.ts';
+import {
+  componentRoutes,
+  definitionRoutes,
+  portalRoutes,
+  specRoutes,
+  type ExportItemJson,
+  type ExportJson,
+  type ExportSettingJson,
+} from '../../../src/client/routes.ts';
+import { scheduleProblem } from '../../../src/client/schedule-spec.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
 import { PlanReview } from '../components/PlanReview.tsx';
 import { settingProblem } from '../components/setting-check.ts';
@@ -13,6 +24,9 @@ import { ProductionDiagram } from '../components/ProductionDiagram.tsx';
 import { useSession } from '../session.tsx';
 
 const componentActions = { start: componentRoutes.componentStart, stop: componentRoutes.componentStop, restart: componentRoutes.componentRestart };
+
+/** How long the draft rests before its classes are checked again on the server. */
+const classCheckDelayMs = 400;
 
 export function Configuration({ production }: { production: string }) {
   const { api, can } = useSession();
@@ -22,6 +36,10 @@ export function Configuration({ production }: { production: string }) {
   const [draft, setDraft] = useState<ExportJson | null>(null);
   const [selected, setSelected] = useState('');
   const [saved, setSaved] = useState(false);
+  /** What the server said about the last save (e.g. items whose class is not registered). */
+  const [savedWarnings, setSavedWarnings] = useState<string[]>([]);
+  /** Item name → why its class will not run, from the server's validation of the draft. */
+  const [classWarnings, setClassWarnings] = useState<Map<string, string>>(new Map());
   const [showExport, setShowExport] = useState(false);
   const [newItem, setNewItem] = useState({ name: '', classname: '' });
   const save = useAction();
@@ -33,6 +51,25 @@ export function Configuration({ production }: { production: string }) {
   useEffect(() => {
     if (!selected && items.data?.items[0]) setSelected(items.data.items[0].name);
   }, [items.data, selected]);
+  useEffect(() => {
+    if (!draft) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      api
+        .call(definitionRoutes.validate, { body: { definition: draft } })
+        .then((report) => {
+          if (!current) return;
+          const unknown = report.issues.filter((issue) => issue.kind === 'class');
+          setClassWarnings(new Map(unknown.map((issue) => [issue.path.replace(/^items\.(.*)\.class_name$/, '$1'), issue.message])));
+        })
+        // A draft the server refuses (a bad schedule) is marked where it is typed; its classes wait for the fix.
+        .catch(() => undefined);
+    }, classCheckDelayMs);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [api, draft]);
 
   const running = items.data?.running ?? false;
   const dirty = draft !== null && stored.data !== undefined && JSON.stringify(draft) !== JSON.stringify(stored.data);
@@ -44,7 +81,11 @@ export function Configuration({ production }: { production: string }) {
   const declaredOf = (setting: ExportSettingJson) =>
     setting.target === 'Host' ? binding?.settings.find((declared) => declared.name === setting.name) : undefined;
   const problemOf = (setting: ExportSettingJson) => settingProblem(declaredOf(setting), setting.value);
-  const invalid = item?.settings.some((setting) => problemOf(setting) !== '') ?? false;
+  const scheduleError = item ? scheduleProblem(item.schedule) : '';
+  // Any item's bad schedule keeps Save off, not only the selected one's: the server would refuse the whole definition.
+  const badSchedules = draft?.items.filter((candidate) => scheduleProblem(candidate.schedule) !== '').map((candidate) => candidate.name) ?? [];
+  const invalid = (item?.settings.some((setting) => problemOf(setting) !== '') ?? false) || badSchedules.length > 0;
+  const classWarning = item ? classWarnings.get(item.name) : undefined;
 
   function patchItem(patch: Partial<ExportItemJson>) {
     if (!draft) return;
@@ -57,7 +98,9 @@ export function Configuration({ production }: { production: string }) {
   }
   async function saveDraft() {
     if (!draft) return;
-    if (await save.run(() => api.call(portalRoutes.putDefinition, { body: { definition: draft } }))) {
+    let warnings: string[] = [];
+    if (await save.run(async () => (warnings = (await api.call(portalRoutes.putDefinition, { body: { definition: draft } })).warnings))) {
+      setSavedWarnings(warnings);
       setSaved(true);
       stored.reload();
     }
@@ -113,6 +156,13 @@ export function Configuration({ production }: { production: string }) {
         {saved ? (
           <div className="notice">
             Saved to the definition. {running ? 'Press Update to apply it to the running production.' : 'It applies when the production starts.'}
+            {savedWarnings.length > 0 ? (
+              <ul className="warning-text" aria-label="Save warnings">
+                {savedWarnings.map((warning) => (
+                  <li key={warning}>Warning: {warning}</li>
+                ))}
+              </ul>
+            ) : null}
           </div>
         ) : null}
         {showExport && stored.data ? (
@@ -188,6 +238,12 @@ export function Configuration({ production }: { production: string }) {
                     </button>
                   ) : null}
                 </h3>
+                {classWarning ? (
+                  <p className="warning-text" role="alert" aria-label="Class warning">
+                    Warning: {classWarning} This item cannot start until the class is registered: migrate the package that defines it, or correct the class
+                    name.
+                  </p>
+                ) : null}
                 {!state ? <p className="muted">Not saved yet: Save, then Update, to run it.</p> : null}
                 {state ? (
                   <p>
@@ -219,9 +275,17 @@ export function Configuration({ production }: { production: string }) {
                     </label>
                     <label>
                       Schedule
-                      <input value={item.schedule} onChange={(e) => patchItem({ schedule: e.target.value })} />
+                      <input
+                        value={item.schedule}
+                        onChange={(e) => patchItem({ schedule: e.target.value })}
+                        aria-label="Schedule"
+                        aria-invalid={scheduleError !== ''}
+                        placeholder="START:*-*-*T08:00:00,STOP:*-*-*T17:00:00"
+                        title="Empty (always), @Name, or IRIS events START|STOP:YYYY-MM-DDThh:mm:ss (any part *) or WEEK-nn-0dThh:mm:ss"
+                      />
                     </label>
                   </div>
+                  {scheduleError ? <p className="error-text">Not an IRIS schedule: {scheduleError}.</p> : null}
                   <label>
                     Comment
                     <input value={item.comment} onChange={(e) => patchItem({ comment: e.target.value })} />
@@ -304,6 +368,9 @@ export function Configuration({ production }: { production: string }) {
                     </button>
                     {dirty ? <span className="muted">Unsaved changes</span> : null}
                   </div>
+                  {badSchedules.some((name) => name !== item.name) ? (
+                    <p className="error-text">Fix the schedule of {badSchedules.filter((name) => name !== item.name).join(', ')} to save.</p>
+                  ) : null}
                   <ErrorNote error={save.error} />
                 </fieldset>
                 {draft ? <PlanReview draft={draft} production={production} onApplied={() => (setSaved(false), stored.reload(), items.reload())} /> : null}

@@ -1,9 +1,13 @@
-/** Lookup tables: list, edit entries, create, delete, import (JSON object or CSV key,value) and export. */
+/**
+ * Lookup tables: list, edit entries, create, delete, import (JSON object or RFC 4180 CSV key,value) and
+ * export. An import into a table that has entries asks first: merge the file into the table, or replace
+ * the table's entries with the file's; either way nothing is stored until Save table.
+ */
 import { useEffect, useState } from 'react';
 import { dtlRoutes } from '../../../src/client/routes.ts';
 import { failedStatus } from '../connection.ts';
 import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
-import { parseLookupFile, type Entry } from '../lookup-file.ts';
+import { combineEntries, parseLookupFile, type Entry } from '../lookup-file.ts';
 import { useSession } from '../session.tsx';
 
 export function Lookups() {
@@ -13,6 +17,9 @@ export function Lookups() {
   const [entries, setEntries] = useState<Entry[]>([]);
   const [newName, setNewName] = useState('');
   const [fileError, setFileError] = useState('');
+  /** A file read but not yet put into the table: waiting for merge, replace or cancel. */
+  const [pending, setPending] = useState<{ file: string; entries: Entry[] } | null>(null);
+  const [importNote, setImportNote] = useState('');
   const save = useAction();
   // A table just named with "New table" does not exist until it is saved: a 404 reads as empty.
   const loaded = useLoad(async () => {
@@ -30,6 +37,18 @@ export function Lookups() {
     if (loaded.data) setEntries(Object.entries(loaded.data).map(([key, value]) => ({ key, value })));
   }, [loaded.data]);
 
+  const filled = entries.filter((entry) => entry.key !== '');
+  function importInto(mode: 'replace' | 'merge', file: string, imported: Entry[]) {
+    setEntries(combineEntries(entries, imported, mode));
+    setPending(null);
+    setImportNote(
+      mode === 'merge'
+        ? `${file}: ${imported.length} entries merged into ${table}. Press Save table to store them.`
+        : `${file}: the table now holds the file's ${imported.length} entries. Press Save table to store them.`,
+    );
+  }
+  const overlap = pending ? pending.entries.filter((entry) => filled.some((current) => current.key === entry.key)).length : 0;
+
   const duplicate = entries.find((entry, index) => entries.findIndex((other) => other.key === entry.key) !== index);
   const saveTable = () =>
     save.run(async () => {
@@ -39,6 +58,7 @@ export function Lookups() {
       });
       tables.reload();
       loaded.reload();
+      setImportNote('');
     });
 
   return (
@@ -68,7 +88,11 @@ export function Lookups() {
         <ul className="table-list" aria-label="Tables">
           {tables.data?.tables.map((name) => (
             <li key={name}>
-              <button type="button" className={name === table ? 'link active' : 'link'} onClick={() => (setEntries([]), setTable(name))}>
+              <button
+                type="button"
+                className={name === table ? 'link active' : 'link'}
+                onClick={() => (setEntries([]), setPending(null), setImportNote(''), setTable(name))}
+              >
                 {name}
               </button>
             </li>
@@ -144,11 +168,17 @@ export function Lookups() {
                         // Reading and parsing fail into fileError, so the promise never rejects.
                         void (async () => {
                           try {
-                            setEntries(parseLookupFile(await file.text()));
+                            const imported = parseLookupFile(await file.text());
                             setFileError('');
+                            setImportNote('');
+                            // Never over a table's entries without asking.
+                            if (filled.length === 0) importInto('replace', file.name, imported);
+                            else setPending({ file: file.name, entries: imported });
                           } catch (error) {
                             setFileError(`${file.name}: ${(error as Error).message}`);
                           }
+                          // The same file may be chosen again after a cancel.
+                          e.target.value = '';
                         })();
                       }}
                     />
@@ -173,6 +203,31 @@ export function Lookups() {
                 Export JSON
               </a>
             </div>
+            {pending ? (
+              <div className="import-choice" role="dialog" aria-label="Import choice">
+                <p>
+                  {pending.file} has {pending.entries.length} entries; {table} has {filled.length}
+                  {overlap > 0 ? `, ${overlap} of them with a key the file also has` : ''}. How should the file go into the table?
+                </p>
+                <div className="button-row">
+                  <button type="button" className="primary" onClick={() => importInto('merge', pending.file, pending.entries)}>
+                    Merge into {table}
+                  </button>
+                  <button type="button" className="danger" onClick={() => importInto('replace', pending.file, pending.entries)}>
+                    Replace all {filled.length} entries
+                  </button>
+                  <button type="button" onClick={() => setPending(null)}>
+                    Cancel import
+                  </button>
+                </div>
+                <p className="muted">Merge keeps the table's other entries and takes the file's value for a key in both.</p>
+              </div>
+            ) : null}
+            {importNote ? (
+              <div className="notice" role="status">
+                {importNote}
+              </div>
+            ) : null}
             <ErrorNote error={fileError || save.error} />
           </div>
         ) : (

@@ -1,4 +1,7 @@
-/** Schemas: the registered doc types, a schema's tree, and the spec's import (upload or server path, with package and name). */
+/**
+ * Schemas: the registered doc types, a schema's tree, and the spec's import (an uploaded file, or a file
+ * of the server's import folder — importFolder, default <home>/imports — with package and name).
+ */
 import { useState, type FormEvent } from 'react';
 import { dtlRoutes } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
@@ -96,13 +99,13 @@ export function Schemas() {
                 }}
               />
             </label>
-            <label>
-              …or path on the server
+            <label title="Only files in the server's import folder (importFolder in conveyor.yaml, default <home>/imports) are read">
+              …or a file in the server's import folder
               <input
                 value={path}
                 onChange={(e) => setPath(e.target.value)}
                 disabled={upload !== null}
-                placeholder="/data/person.schema.json"
+                placeholder="person.schema.json"
                 aria-label="Server path"
               />
             </label>

@@ -1,9 +1,9 @@
 /** Sign-in with a Conveyor user (HTTP Basic, checked against GET /whoami). */
 import { useState, type FormEvent } from 'react';
 import { errorMessage, failedStatus } from '../connection.ts';
-import { signIn } from '../session.tsx';
+import { signIn, type EndedSession } from '../session.tsx';
 
-export function SignIn({ onSignedIn }: { onSignedIn: (session: Awaited<ReturnType<typeof signIn>>) => void }) {
+export function SignIn({ onSignedIn, ended }: { onSignedIn: (session: Awaited<ReturnType<typeof signIn>>) => void; ended: EndedSession | null }) {
   const [user, setUser] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -27,6 +27,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: Awaited<ReturnTyp
       <form onSubmit={(event) => void submit(event)} aria-label="Sign in">
         <h1>Conveyor</h1>
         <p className="muted">Management portal</p>
+        {ended ? (
+          <div className="notice" role="status" aria-label="Session ended">
+            Your session ended: {ended.reason}. Sign in again to return to {ended.route.replace(/^#\//, '') || 'productions'}.
+          </div>
+        ) : null}
         <label>
           User
           <input name="user" autoComplete="username" value={user} onChange={(e) => setUser(e.target.value)} required autoFocus />
