@@ -24,6 +24,7 @@ import { RouteCatalog } from './route-catalog.ts';
 import { registerSpecRoutes } from './spec-routes.ts';
 import { transformCompiler } from './transform-compiler.ts';
 import { registerUserRoutes } from './user-routes.ts';
+import { registerRetentionRoutes } from './retention-routes.ts';
 
 export type { ApiOptions } from './options.ts';
 
@@ -91,6 +92,9 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerMessageSearchRoutes(scope, engine, recordIn);
     registerUserRoutes(scope, options.users, recordIn);
     registerOpenApiRoute(scope, recordIn, catalog, resolved);
+    registerRetentionRoutes(scope, engine, recordIn);
+    registerControlRoutes(scope, engine, recordIn);
+    registerMonitorRoutes(scope, engine, recordIn);
   };
   await app.register(managementRoutes(catalog), { prefix: resolved.apiPrefix });
   await app.register(managementRoutes(null), { prefix: `${resolved.apiPrefix}/v1` });

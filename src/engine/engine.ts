@@ -18,6 +18,8 @@ import { NamespaceHandle } from './namespace-handle.ts';
 import type { EngineOperations, NodeInfo } from './namespace-operations.ts';
 import { SqlHosts } from './sql-hosts/sql-hosts.ts';
 
+import { NamespaceRetention } from './retention/namespace-retention.ts';
+import { RetentionRunner, type RetentionRunnerOptions } from './retention/retention-runner.ts';
 export interface EngineOptions {
   /** Python interpreter for workers (default: CONVEYOR_PYTHON or python3). */
   interpreter?: string;
@@ -35,6 +37,8 @@ export interface EngineOptions {
   /** Where engine-level problems go (failed log writes, background errors). */
   onBackgroundError?: (error: unknown) => void;
   /** The named read-only SQL connections `<sql>` in transforms uses (conveyor.yaml `sqlHosts`; none by default). */
+  /** The background run of the namespaces' retention policies (docs/operations.md, Retention). */
+  retention?: Omit<RetentionRunnerOptions, 'onError'>;
   sqlHosts?: SqlHosts;
 }
 
@@ -46,6 +50,7 @@ export class Engine implements EngineOperations {
   private readonly transformCache = new TransformCache();
   private readonly runPython: ReturnType<typeof pythonRunner>;
 
+  private readonly retention: RetentionRunner;
   private constructor(
     private readonly store: Store,
     private readonly options: EngineOptions,
@@ -55,6 +60,7 @@ export class Engine implements EngineOperations {
       options.coordinator ??
       coordinatorFor(store, { ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }), onError: (error) => this.backgroundError(error) });
   }
+    this.retention = new RetentionRunner(store, this.coordinator, { ...options.retention, onError: (error) => this.backgroundError(error) });
 
   /** Opens the engine: joins the other nodes, troubled states after a crash, then AutoStart productions. */
   static async open(store: Store, options: EngineOptions = {}): Promise<Engine> {
@@ -68,11 +74,13 @@ export class Engine implements EngineOperations {
       if (autoStart) await director.start(autoStart.name).catch((error) => engine.backgroundError(error));
     }
     return engine;
+    engine.retention.start();
   }
 
   /** Stops every namespace's production at once; each gets `budgetMs` before it is killed. */
   async close(budgetMs?: number): Promise<void> {
     await Promise.all([...this.handles.values()].map((handle) => handle.director.shutdown(budgetMs)));
+    await this.retention.stop();
     await this.coordinator.stop();
   }
 
@@ -149,7 +157,14 @@ export class Engine implements EngineOperations {
           onError: (error) => this.backgroundError(error),
         },
       );
-      handle = new NamespaceHandle(director, dtl, this.store, this.options.interpreter);
+      handle = new NamespaceHandle(
+        director,
+        dtl,
+        this.store,
+        this.options.interpreter,
+        rules,
+        new NamespaceRetention(this.store, namespace, this.retention.pacing, (name) => this.retention.lastRun(name)),
+      );
       this.handles.set(namespace, handle);
     }
     return handle;

@@ -14,6 +14,8 @@ import type { Director } from './director.ts';
 import type { DtlService } from './dtl-service.ts';
 import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
+import type { RuleService } from './rule-service.ts';
+import type { RetentionOperations } from './retention/namespace-retention.ts';
 import { builtinClasses } from './builtin/index.ts';
 import { alertSettingsOf } from './monitor/alert-settings.ts';
 import { buildMonitorReport, type ItemView, type MonitorReport } from './monitor/monitor-report.ts';
@@ -61,6 +63,8 @@ export class NamespaceHandle implements NamespaceOperations {
   ) {
     const name = director.namespace;
     this.alerts = {
+    readonly rules: RuleService,
+    readonly retention: RetentionOperations,
       list: (query) => store.alerts.list(name, query),
       acknowledge: (ids, user) => store.alerts.acknowledge(name, ids, user, Date.now()),
     };

@@ -14,6 +14,8 @@ import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
 import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
 import type { LogQuery, MessageFilter, MessageSearch, MessageSearchPage, QueueDepth, StoredTransform } from '../store/store.ts';
+import type { RuleOperations } from './rule-service.ts';
+import type { RetentionOperations } from './retention/namespace-retention.ts';
 import type { AlertQuery, StoredAlert } from '../store/alerts.ts';
 import type { MonitorReport } from './monitor/monitor-report.ts';
 
@@ -80,6 +82,12 @@ export interface NamespaceOperations {
   readonly messages: MessageOperations;
   readonly dtl: DtlOperations;
 }
+  /** Retention policy, store usage and purges (docs/operations.md, Retention). */
+  readonly retention: RetentionOperations;
+  /** Queue and message controls (operators; docs/operations.md). */
+  readonly controls: ControlOperations;
+  /** Routing rule classes (docs/rules.md). */
+  readonly rules: RuleOperations;
 
 /** The namespace's alerts (docs/operations.md, Alerts). */
 export interface AlertOperations {

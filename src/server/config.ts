@@ -39,6 +39,8 @@ export interface ServerConfig {
   example: boolean;
   /** SIGTERM/SIGINT: the longest clean shutdown; past it every process the server started is killed. */
   shutdownTimeoutMs: number;
+  /** How often the namespaces' retention policies run in the background (docs/operations.md, Retention). */
+  retentionIntervalMs: number;
   /** PEM certificate (chain) and private key: with both, the TCP port speaks HTTPS only. Empty: plain HTTP. */
   tlsCert: string;
   tlsKey: string;
@@ -80,6 +82,7 @@ const keys: Record<keyof ServerConfig, 'string' | 'number' | 'boolean' | 'list' 
   leaseMs: 'number',
   example: 'boolean',
   shutdownTimeoutMs: 'number',
+  retentionIntervalMs: 'number',
   tlsCert: 'string',
   tlsKey: 'string',
   loginFailuresPerUser: 'number',
@@ -108,6 +111,7 @@ const environment: Partial<Record<keyof ServerConfig, string>> = {
   importFolder: 'CONVEYOR_IMPORT_FOLDER',
   leaseMs: 'CONVEYOR_LEASE_MS',
   shutdownTimeoutMs: 'CONVEYOR_SHUTDOWN_TIMEOUT_MS',
+  retentionIntervalMs: 'CONVEYOR_RETENTION_INTERVAL_MS',
   tlsCert: 'CONVEYOR_TLS_CERT',
   tlsKey: 'CONVEYOR_TLS_KEY',
   exportFormat: 'CONVEYOR_EXPORT_FORMAT',
@@ -160,6 +164,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
     leaseMs: 30_000,
     example: false,
     shutdownTimeoutMs: 20_000,
+    retentionIntervalMs: 600_000,
     tlsCert: '',
     tlsKey: '',
     loginFailuresPerUser: 5,
@@ -204,6 +209,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): ServerConfig {
   config.importFolder = resolve(home, config.importFolder);
   if (!(config.shutdownTimeoutMs > 0)) {
     throw new ConveyorError('ERR_CONFIG', `shutdownTimeoutMs must be a number of milliseconds above 0, got ${config.shutdownTimeoutMs}`);
+  }
+  if (!(config.retentionIntervalMs >= 100)) {
+    throw new ConveyorError('ERR_CONFIG', `retentionIntervalMs must be a number of milliseconds, 100 or more, got ${config.retentionIntervalMs}`);
   }
   if (config.durability !== 'full' && config.durability !== 'normal') {
     throw new ConveyorError('ERR_CONFIG', `durability must be full or normal, got ${config.durability}`);

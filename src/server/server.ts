@@ -73,6 +73,8 @@ export async function startServer(config: ServerConfig, say: (line: string) => v
       drainTimeoutMs: config.drainTimeoutMs,
       coordinator,
       sqlHosts,
+      // The first run comes a minute after start at most: productions start first.
+      retention: { intervalMs: config.retentionIntervalMs, firstRunMs: Math.min(60_000, config.retentionIntervalMs) },
     });
     cleanups.push(() => engine.close());
     const example = config.example ? await installExample(engine, store, config.home, say) : null;

@@ -41,9 +41,9 @@ export interface Store {
   readonly settingsMigrations: SettingsMigrationRepository;
   /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
   readonly alerts: AlertRepository;
-  /** Queue and message controls (src/store/controls.ts): suspended queues, resend links, abort and discard. */
   /** Retention policies, purges of old messages and log entries, store usage and space reclaim. */
   readonly retention: RetentionRepository;
+  /** Queue and message controls (src/store/controls.ts): suspended queues, resend links, abort and discard. */
   readonly controls: ControlRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
   readonly cluster?: ClusterRepository;
@@ -451,6 +451,12 @@ export interface StoreUsage {
   /** createdAt of the namespace's oldest message, or null. */
   oldestMessage: number | null;
   logEntries: number;
+  /**
+   * Bytes of live data, what a size cap compares: SQLite, the pages in use (= storeBytes); PostgreSQL,
+   * rows × average row width from the planner statistics (ANALYZE, run by every reclaim and by autovacuum),
+   * since the tables' files keep their size after a purge.
+   */
+  dataBytes: number;
   /** timeLogged of the namespace's oldest log entry, or null. */
   oldestLogEntry: number | null;
 }

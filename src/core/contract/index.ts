@@ -8,6 +8,8 @@ export * as monitoringRoutes from './monitoring-routes.ts';
 export * as portalRoutes from './portal-routes.ts';
 export * as specRoutes from './spec-routes.ts';
 export * as userRoutes from './user-routes.ts';
+export * as retentionRoutes from './retention-routes.ts';
+export * as ruleRoutes from './rule-routes.ts';
 export * from './route.ts';
 export * from './production-shapes.ts';
 export * from './portal-shapes.ts';

@@ -125,7 +125,14 @@ export class PostgresRetention implements RetentionRepository {
          WHERE n.nspname = $1 AND c.relkind IN ('r', 'm')`,
         [this.#ctx.schema],
       );
-      const base = { storeBytes: Number(size.rows[0]?.bytes ?? 0), freeBytes: 0, reclaim: 'vacuum' as const };
+      // Live rows × their average width, from the statistics ANALYZE keeps (the files do not shrink after a purge).
+      const live = await this.#ctx.pool.query<{ bytes: number | null }>(
+        `SELECT sum(c.reltuples * w.width)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         JOIN (SELECT tablename, sum(avg_width) AS width FROM pg_stats WHERE schemaname = $1 GROUP BY tablename) w ON w.tablename = c.relname
+         WHERE n.nspname = $1 AND c.relkind = 'r' AND c.reltuples > 0`,
+        [this.#ctx.schema],
+      );
+      const base = { storeBytes: Number(size.rows[0]?.bytes ?? 0), dataBytes: Number(live.rows[0]?.bytes ?? 0), freeBytes: 0, reclaim: 'vacuum' as const };
       const nsId = await this.#ctx.namespaceId(namespace);
       if (nsId === undefined) return { ...base, messages: 0, oldestMessage: null, logEntries: 0, oldestLogEntry: null };
       const [messages, log] = await Promise.all([

@@ -40,7 +40,14 @@ describePg('PostgreSQL store', () => {
     const versions = await adminQuery<{ version: number; name: string }>(`SELECT version, name FROM ${schema}.schema_migrations ORDER BY version`);
     // Every step of the build, in order (the first six are the released base; later ones are appended).
     expect(versions.map((row) => row.name)).toEqual(postgresMigrations.map((step) => step.name));
-    expect(versions.slice(0, 6).map((row) => row.name)).toEqual(['namespaces-and-definitions', 'messages', 'event-log', 'cluster', 'package-swaps', 'message-trace-context']);
+    expect(versions.slice(0, 6).map((row) => row.name)).toEqual([
+      'namespaces-and-definitions',
+      'messages',
+      'event-log',
+      'cluster',
+      'package-swaps',
+      'message-trace-context',
+    ]);
   });
 
   it('opens an existing schema without migrating again, from several openers at once', async () => {

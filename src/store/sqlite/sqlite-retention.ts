@@ -145,7 +145,12 @@ export class SqliteRetention implements RetentionRepository {
       const free = Number(db.pragma('freelist_count', { simple: true }));
       const incremental = Number(db.pragma('auto_vacuum', { simple: true })) === 2;
       const nsId = this.#ctx.namespaceId(namespace);
-      const base = { storeBytes: (pages - free) * pageSize, freeBytes: free * pageSize, reclaim: incremental ? ('incremental' as const) : ('reuse' as const) };
+      const base = {
+        storeBytes: (pages - free) * pageSize,
+        dataBytes: (pages - free) * pageSize,
+        freeBytes: free * pageSize,
+        reclaim: incremental ? ('incremental' as const) : ('reuse' as const),
+      };
       if (nsId === undefined) return { ...base, messages: 0, oldestMessage: null, logEntries: 0, oldestLogEntry: null };
       const messages = db.prepare('SELECT count(*) AS n, min(created_at) AS oldest FROM messages INDEXED BY messages_by_created WHERE ns_id = ?').get(nsId) as {
         n: number;

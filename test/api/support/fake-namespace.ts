@@ -9,6 +9,8 @@ import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts'
 import type { ProductionDefinition, ReportedStatus } from '../../../src/core/production.ts';
 import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
+import type { RuleOperations } from '../../../src/engine/rule-service.ts';
+import type { RetentionOperations } from '../../../src/engine/retention/namespace-retention.ts';
 import type {
   Connection,
   DtlOperations,
@@ -163,3 +165,4 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     dtl: boundDtl(fake, name),
   };
 }
+    retention: retentionOutsideTheFake(name),
