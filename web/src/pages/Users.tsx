@@ -114,43 +114,45 @@ function UserAdministration() {
                 <td>
                   <StatusBadge status={user.disabled ? 'disabled' : 'enabled'} />
                 </td>
-                <td className="button-row">
-                  {user.disabled ? (
-                    <button
-                      type="button"
-                      disabled={change.busy}
-                      onClick={() => void apply(() => api.call(userRoutes.enableUser, { params: { name: user.name } }))}
-                    >
-                      Enable {user.name}
+                <td>
+                  <div className="button-row">
+                    {user.disabled ? (
+                      <button
+                        type="button"
+                        disabled={change.busy}
+                        onClick={() => void apply(() => api.call(userRoutes.enableUser, { params: { name: user.name } }))}
+                      >
+                        Enable {user.name}
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        disabled={change.busy}
+                        onClick={() =>
+                          window.confirm(
+                            user.name === who.user
+                              ? `Disable your own user ${user.name}? You will be signed out at once.`
+                              : `Disable ${user.name}? Its requests are refused from now on, until it is enabled again.`,
+                          ) && void apply(() => api.call(userRoutes.disableUser, { params: { name: user.name } }))
+                        }
+                      >
+                        Disable {user.name}
+                      </button>
+                    )}
+                    <button type="button" onClick={() => (setResetting(user.name), setNewPassword(''), change.clear())}>
+                      Reset password of {user.name}
                     </button>
-                  ) : (
                     <button
                       type="button"
+                      className="danger"
                       disabled={change.busy}
                       onClick={() =>
-                        window.confirm(
-                          user.name === who.user
-                            ? `Disable your own user ${user.name}? You will be signed out at once.`
-                            : `Disable ${user.name}? Its requests are refused from now on, until it is enabled again.`,
-                        ) && void apply(() => api.call(userRoutes.disableUser, { params: { name: user.name } }))
+                        window.confirm(`Remove the user ${user.name}?`) && void apply(() => api.call(userRoutes.deleteUser, { params: { name: user.name } }))
                       }
                     >
-                      Disable {user.name}
+                      Remove {user.name}
                     </button>
-                  )}
-                  <button type="button" onClick={() => (setResetting(user.name), setNewPassword(''), change.clear())}>
-                    Reset password of {user.name}
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    disabled={change.busy}
-                    onClick={() =>
-                      window.confirm(`Remove the user ${user.name}?`) && void apply(() => api.call(userRoutes.deleteUser, { params: { name: user.name } }))
-                    }
-                  >
-                    Remove {user.name}
-                  </button>
+                  </div>
                 </td>
               </tr>
             ))}
