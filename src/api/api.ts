@@ -10,6 +10,7 @@ import { installAuth } from './auth.ts';
 import { ClassDocumentStore } from './class-documents.ts';
 import { installCrossOrigin } from './cross-origin.ts';
 import { registerComponentRoutes } from './component-routes.ts';
+import { registerControlRoutes } from './control-routes.ts';
 import { registerDefinitionRoutes } from './definition-routes.ts';
 import { registerNodesRoute } from './nodes-route.ts';
 import { registerDocumentRoutes } from './document-routes.ts';
@@ -89,6 +90,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerComponentRoutes(scope, engine, recordIn);
     registerDefinitionRoutes(scope, engine, recordIn);
     registerNodesRoute(scope, engine, recordIn);
+    registerControlRoutes(scope, engine, recordIn);
     registerMessageSearchRoutes(scope, engine, recordIn);
     registerUserRoutes(scope, options.users, recordIn);
     registerOpenApiRoute(scope, recordIn, catalog, resolved);

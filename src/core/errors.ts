@@ -84,6 +84,12 @@ export const errorCodes = {
     summary: 'No message with that id exists',
     action: "Check the message id (the portal's message list and the event log show ids) and the namespace.",
   },
+  ERR_MESSAGE_STATE: {
+    status: 409,
+    summary: 'The message is not in a state that allows this action',
+    action:
+      'Abort takes only a request still waiting in its queue; discard only a request in error (suspended or not); a request a job is handling must finish first. Reload the message to see its status (docs/operations.md).',
+  },
   ERR_TIMEOUT: {
     status: 504,
     summary: 'A synchronous call did not answer in time',

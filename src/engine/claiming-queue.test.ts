@@ -50,6 +50,24 @@ describe('ClaimingQueue on a real SQLite store', () => {
     expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'delivered', leaseOwner: 'node-a' });
   });
 
+  it('claims nothing while suspended, gives back what it held, and claims again once resumed', async () => {
+    const items = queue({ batch: 2 });
+    const [first, second] = await insert(2);
+    expect((await items.take())?.id).toBe(first);
+    await eventually(async () => (await store.messages.get('USER', second!))?.status === 'delivered', 'the second request claimed ahead');
+    items.setSuspended(true);
+    expect(items.reserveLocal()).toBe(false);
+    await eventually(async () => (await store.messages.get('USER', second!))?.status === 'queued', 'the held request given back');
+    const waiting = items.take();
+    const [third] = await insert(1);
+    items.wake();
+    expect(await store.messages.get('USER', third!)).toMatchObject({ status: 'queued', leaseOwner: null });
+    items.setSuspended(false);
+    expect((await waiting)?.id).toBe(second);
+    expect((await items.take())?.id).toBe(third);
+    expect(errors).toEqual([]);
+  });
+
   it('wakes a waiting job when a request is queued later', async () => {
     const items = queue();
     const waiting = items.take();

@@ -13,6 +13,10 @@
  * reserved while the insert runs (`reserveLocal`), so a claim meanwhile cannot overfill it; with
  * anything possibly queued before it the request is queued and claimed like any other, in order
  * (an item with one job keeps its order).
+ *
+ * Suspended (an operator's hold): the queue claims nothing, gives back what it holds unclaimed, and
+ * hands nothing over; every node holds the item's queue (the suspension is announced and re-read after
+ * missed notifications), so the requests stay `queued` in the store until it is resumed.
  */
 import type { StoredMessage } from '../core/message.ts';
 import type { Store } from '../store/store.ts';
@@ -32,9 +36,11 @@ export interface ClaimingQueueOptions {
 
 export class ClaimingQueue implements ItemQueue {
   private buffer: StoredMessage[] = [];
-  private readonly held = new Set<number>();
+  private readonly leased = new Set<number>();
   private takers: Array<(message: StoredMessage | null) => void> = [];
   private closed = false;
+  private held = false;
+  readonly takenStayQueued = false;
   private claiming = false;
   /** Something was pushed or woken while a claim ran: claim again before waiting for the poll. */
   private claimAgain = false;
@@ -64,7 +70,22 @@ export class ClaimingQueue implements ItemQueue {
    * either way this node takes what was just queued, and no other node needs waking for it.
    */
   get hasIdleJob(): boolean {
-    return this.handoffs.size > 0 || this.takers.length > this.reserved;
+    return !this.held && (this.handoffs.size > 0 || this.takers.length > this.reserved);
+  }
+
+  get suspended(): boolean {
+    return this.held;
+  }
+
+  /** Held: what this node claimed and no job took yet goes back to the cluster. Resumed: claims again. */
+  setSuspended(suspended: boolean): void {
+    this.held = suspended;
+    if (suspended) {
+      this.release(this.buffer.splice(0));
+      return;
+    }
+    this.backlogEmpty = false;
+    void this.fill();
   }
 
   peekOldest(): StoredMessage | undefined {
@@ -76,7 +97,7 @@ export class ClaimingQueue implements ItemQueue {
    * queued before it. True: insert it with `insertClaimed`, then `expectHandoff` (or `cancelReservation`).
    */
   reserveLocal(): boolean {
-    if (this.closed || !this.backlogEmpty) return false;
+    if (this.closed || this.held || !this.backlogEmpty) return false;
     if (this.buffer.length + this.reserved >= this.takers.length + 2 * this.options.batch) return false;
     this.reserved++;
     return true;
@@ -110,7 +131,7 @@ export class ClaimingQueue implements ItemQueue {
   }
 
   take(): Promise<StoredMessage | null> {
-    const next = this.buffer.shift();
+    const next = this.held ? undefined : this.buffer.shift();
     if (next) return Promise.resolve(next);
     if (this.closed) return Promise.resolve(null);
     const waiting = new Promise<StoredMessage | null>((resolve) => this.takers.push(resolve));
@@ -119,7 +140,7 @@ export class ClaimingQueue implements ItemQueue {
   }
 
   done(id: number): void {
-    this.held.delete(id);
+    this.leased.delete(id);
   }
 
   close(): void {
@@ -137,23 +158,27 @@ export class ClaimingQueue implements ItemQueue {
 
   /** Gives the claimed but untaken requests back to the cluster; nothing is handed on locally. */
   drain(): StoredMessage[] {
-    const released = this.buffer.splice(0);
-    for (const message of released) this.held.delete(message.id);
-    if (released.length > 0) {
+    this.release(this.buffer.splice(0));
+    return [];
+  }
+
+  /** Puts claimed requests no job took back to `queued` for any node to claim. */
+  private release(messages: StoredMessage[]): void {
+    for (const message of messages) this.leased.delete(message.id);
+    if (messages.length > 0) {
       this.store.messages
-        .update(released.map((m) => ({ id: m.id, status: 'queued' as const, leaseOwner: null, leaseUntil: null })))
+        .update(messages.map((m) => ({ id: m.id, status: 'queued' as const, leaseOwner: null, leaseUntil: null })))
         .catch(this.options.onError);
     }
-    return [];
   }
 
   /** Gives a request this node holds to a waiting job, or keeps it for the next take; released again when closed meanwhile. */
   private hand(message: StoredMessage): void {
-    if (this.closed) {
-      this.store.messages.update([{ id: message.id, status: 'queued', leaseOwner: null, leaseUntil: null }]).catch(this.options.onError);
+    if (this.closed || this.held) {
+      this.release([message]);
       return;
     }
-    this.held.add(message.id);
+    this.leased.add(message.id);
     const taker = this.takers.shift();
     if (taker) taker(message);
     else this.buffer.push(message);
@@ -169,7 +194,7 @@ export class ClaimingQueue implements ItemQueue {
       this.claimAgain = true;
       return;
     }
-    if (this.closed || this.unreserved <= 0) return;
+    if (this.closed || this.held || this.unreserved <= 0) return;
     // Nothing is queued that this node knows of: what it sends comes by hand-off, what other nodes
     // queue comes with a wake-up, and the poll looks anyway now and then.
     if (this.backlogEmpty) {
@@ -178,15 +203,15 @@ export class ClaimingQueue implements ItemQueue {
     }
     this.claiming = true;
     try {
-      while (!this.closed && this.unreserved > 0) {
+      while (!this.closed && !this.held && this.unreserved > 0) {
         this.claimAgain = false;
         const { namespace, target, nodeId, leaseMs, batch } = this.options;
         const limit = Math.max(batch, this.unreserved);
         const claimed = await this.store.messages.claim(namespace, [target], nodeId, limit, leaseMs);
         for (const message of claimed) {
-          this.held.add(message.id);
+          this.leased.add(message.id);
           // A job reserved meanwhile waits for its hand-off: claimed requests go to the others first.
-          const taker = this.unreserved > 0 ? this.takers.shift() : undefined;
+          const taker = this.unreserved > 0 && !this.held ? this.takers.shift() : undefined;
           if (taker) taker(message);
           else this.buffer.push(message);
         }
@@ -203,7 +228,9 @@ export class ClaimingQueue implements ItemQueue {
     } finally {
       this.claiming = false;
     }
-    if (!this.closed && this.unreserved > 0) this.scheduleRetry();
+    if (!this.closed && !this.held && this.unreserved > 0) this.scheduleRetry();
+    // Suspended while the claim ran: what it brought back is given back.
+    if (this.held) this.release(this.buffer.splice(0));
   }
 
   private scheduleRetry(): void {
@@ -211,7 +238,7 @@ export class ClaimingQueue implements ItemQueue {
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = null;
       // Only a claim that runs now may forget what the last one found (the hand-offs depend on it).
-      if (this.closed || this.unreserved <= 0) return;
+      if (this.closed || this.held || this.unreserved <= 0) return;
       this.backlogEmpty = false;
       void this.fill();
     }, this.options.pollMs);
@@ -219,9 +246,9 @@ export class ClaimingQueue implements ItemQueue {
   }
 
   private async renew(): Promise<void> {
-    if (this.held.size === 0) return;
+    if (this.leased.size === 0) return;
     try {
-      await this.store.messages.extendLeases([...this.held], this.options.nodeId, this.options.leaseMs);
+      await this.store.messages.extendLeases([...this.leased], this.options.nodeId, this.options.leaseMs);
     } catch (error) {
       this.options.onError(error);
     }

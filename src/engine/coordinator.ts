@@ -8,10 +8,11 @@ import type { CommitOptions, NewMessage, NodeRecord } from '../store/store.ts';
 import type { EventLog } from './event-log.ts';
 import type { ItemQueue } from './work-queue.ts';
 
-/** What nodes tell each other: queued work, replies for a caller elsewhere, lifecycle commands. */
+/** What nodes tell each other: queued work, replies for a caller elsewhere, a queue suspended or resumed, lifecycle commands. */
 export type ClusterEvent =
   | { type: 'wake'; namespace: string; target: string }
   | { type: 'reply'; namespace: string; requestId: number; responseId: number | null; error: string | null }
+  | { type: 'queue'; namespace: string; item: string; suspended: boolean }
   | { type: 'control'; namespace: string; op: ControlOp; origin: string };
 
 export type ControlOp =

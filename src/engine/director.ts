@@ -17,7 +17,7 @@ import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody } from '../core/message.ts';
 import { productionSecondsOf, type ProductionState, type ReportedStatus } from '../core/production.ts';
 import type { Store } from '../store/store.ts';
-import type { ControlOp, Coordinator } from './coordinator.ts';
+import type { ClusterEvent, ControlOp, Coordinator } from './coordinator.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
 import { NamespaceMonitor } from './monitor/namespace-monitor.ts';
@@ -263,6 +263,21 @@ export class Director {
     await this.componentLocal(running, action, item);
     this.assertNotKilled(running, `${action} ${item}`);
     this.announce({ command: 'component', action, item });
+  }
+
+  /**
+   * Checks a body for `target` as a test call checks its message (the class imports from the item's
+   * classpaths and the body fits it; bounded by the check's own timeout), outside the command order.
+   */
+  async checkMessageFor(target: string, body: MessageBody, what: string): Promise<void> {
+    const production = this.requireRunning(what);
+    const host = production.requireHost(target);
+    await this.resolver.checkTestMessage?.({ production: production.name, item: host.item }, body);
+  }
+
+  /** Tells the other nodes sharing the store (nobody on a single process). */
+  tellOtherNodes(event: ClusterEvent): void {
+    this.options.coordinator.announce(event);
   }
 
   withRunning<T>(what: string, action: (running: RunningProduction) => Promise<T>): Promise<T> {

@@ -111,6 +111,7 @@ export class Engine implements EngineOperations {
       // Notifications may have been missed: look for queued work and finished replies.
       for (const { director } of this.handles.values()) {
         director.running?.recheckWaiters().catch((error) => this.backgroundError(error));
+        director.running?.refreshSuspensions().catch((error) => this.backgroundError(error));
         for (const host of director.running?.hosts.values() ?? []) host.queue.wake();
       }
       return;
@@ -118,6 +119,7 @@ export class Engine implements EngineOperations {
     const director = this.handles.get(event.namespace)?.director;
     if (!director) return;
     if (event.type === 'wake') director.running?.wake(event.target);
+    else if (event.type === 'queue') director.running?.setQueueSuspended(event.item, event.suspended);
     else if (event.type === 'reply')
       director.running?.deliverRemoteReply(event.requestId, event.responseId, event.error).catch((error) => this.backgroundError(error));
     else if (event.origin !== this.coordinator.nodeId) void director.applyRemote(event.op);

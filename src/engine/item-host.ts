@@ -222,6 +222,16 @@ export class ItemHost {
     return true;
   }
 
+  /** An abandon that did not happen after all (an abort that found the request no longer queued). */
+  keep(messageId: number): void {
+    this.abandoned.delete(messageId);
+  }
+
+  /** Requests its jobs are handling now (a service's polls and inputs are not requests). */
+  get requestsInHand(): number {
+    return this.jobs.filter((job) => (job.busy?.id ?? 0) > 0).length;
+  }
+
   /** Whether a job is handling this message now. */
   isHandling(messageId: number): boolean {
     return this.jobs.some((job) => job.busy?.id === messageId);

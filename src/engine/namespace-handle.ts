@@ -11,6 +11,8 @@ import type { StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import type { QueueDepth, Store } from '../store/store.ts';
 import type { Director } from './director.ts';
+import { MessageControls } from './message-controls.ts';
+import { withRequestsInHand } from './queue-depths.ts';
 import type { DtlService } from './dtl-service.ts';
 import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
@@ -53,6 +55,7 @@ export class NamespaceHandle implements NamespaceOperations {
   readonly components: ComponentOperations;
   readonly log: LogOperations;
   readonly messages: MessageOperations;
+  readonly controls: MessageControls;
   private applying: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -85,6 +88,7 @@ export class NamespaceHandle implements NamespaceOperations {
       trace: (sessionId) => store.messages.session(name, sessionId),
       resend: (id, target) => this.resend(id, target),
     };
+    this.controls = new MessageControls(director, store);
   }
 
   get name(): string {
@@ -249,8 +253,9 @@ export class NamespaceHandle implements NamespaceOperations {
     }));
   }
 
-  queues(): Promise<QueueDepth[]> {
-    return this.store.messages.queueDepths(this.name);
+  /** Requests a job is handling count as in progress, also where the store still says queued (queue-depths.ts). */
+  async queues(): Promise<QueueDepth[]> {
+    return withRequestsInHand(await this.store.messages.queueDepths(this.name), this.director.running?.hosts);
   }
 
   /**

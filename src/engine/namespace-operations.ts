@@ -11,6 +11,7 @@ import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
 import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
+import type { MessageLinks, QueueSuspension, SuspendedQuery } from '../store/controls.ts';
 import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
 import type { LogQuery, MessageFilter, MessageSearch, MessageSearchPage, QueueDepth, StoredTransform } from '../store/store.ts';
@@ -81,13 +82,13 @@ export interface NamespaceOperations {
   readonly log: LogOperations;
   readonly messages: MessageOperations;
   readonly dtl: DtlOperations;
-}
   /** Retention policy, store usage and purges (docs/operations.md, Retention). */
   readonly retention: RetentionOperations;
   /** Queue and message controls (operators; docs/operations.md). */
   readonly controls: ControlOperations;
   /** Routing rule classes (docs/rules.md). */
   readonly rules: RuleOperations;
+}
 
 /** The namespace's alerts (docs/operations.md, Alerts). */
 export interface AlertOperations {
@@ -123,6 +124,78 @@ export interface MessageOperations {
   trace(sessionId: number): Promise<MessageHeader[]>;
   /** Sends a copy of a request again (to its target or another); returns the new message id. */
   resend(id: number, target?: string): Promise<number>;
+}
+
+/**
+ * Queue and message controls (docs/operations.md). Every action names the user who takes it, writes
+ * an event-log entry naming them, and refuses (ERR_MESSAGE_NOT_FOUND, ERR_MESSAGE_STATE,
+ * ERR_INVALID_INPUT) before changing anything when one of the given messages does not allow it.
+ */
+export interface ControlOperations {
+  /** Per target with something to show: waiting and in-progress requests, suspension, suspended messages. */
+  queues(): Promise<QueueControlState[]>;
+  /** Holds the delivery of the item's queue (persisted; every node; kept across restarts). */
+  suspendQueue(item: string, user: string): Promise<QueueSuspension>;
+  resumeQueue(item: string, user: string): Promise<void>;
+  /** A message with what may be done with it and its resend links. */
+  message(id: number): Promise<MessageControlState>;
+  /** Suspended messages (failed requests nobody waited for), newest first. */
+  suspended(query: SuspendedQuery): Promise<MessageHeader[]>;
+  /** Takes queued requests out of their queue (status discarded, `Aborted by <user>`). */
+  abort(ids: number[], user: string): Promise<ControlOutcome[]>;
+  /** Requests in error (suspended or not) become discarded. */
+  discard(ids: number[], user: string): Promise<ControlOutcome[]>;
+  /** New requests copying the bodies, to their targets or to `target`, each linked to its original. */
+  resend(ids: number[], user: string, target?: string): Promise<ResendOutcome[]>;
+  /** A new request with an edited body (checked like a test call's), linked to its original. */
+  editAndResend(id: number, user: string, edit: EditedMessage): Promise<ResendOutcome>;
+}
+
+export interface QueueControlState {
+  item: string;
+  /** Requests waiting to be taken. */
+  waiting: number;
+  /** Requests a job is handling (or a node has claimed). */
+  inProgress: number;
+  /** createdAt of the oldest waiting or in-progress request, or null. */
+  oldest: number | null;
+  suspension: QueueSuspension | null;
+  /** Suspended messages (failed requests nobody waited for) sent to this item. */
+  suspendedMessages: number;
+}
+
+export type MessageAction = 'abort' | 'discard' | 'resend' | 'edit-resend';
+
+export interface MessageControlState {
+  message: MessageHeader;
+  /** Kept aside as suspended (src/core/message-suspension.ts). */
+  suspended: boolean;
+  /** What its status allows now (resend also needs a running production). */
+  actions: MessageAction[];
+  links: MessageLinks;
+}
+
+/** What became of one message of an abort or discard. */
+export interface ControlOutcome {
+  id: number;
+  /** False when it moved on meanwhile (taken, finished): `reason` says so. */
+  done: boolean;
+  reason: string | null;
+}
+
+export interface ResendOutcome {
+  id: number;
+  resendId: number;
+  target: string;
+}
+
+export interface EditedMessage {
+  /** The new body: a JSON object (or its text). */
+  body: unknown;
+  /** Default: the original's class. */
+  classname?: string;
+  /** Default: the original's target. */
+  target?: string;
 }
 
 /** DTL of the namespace: transforms with their versions, JSON schemas as doc types, lookup tables. */

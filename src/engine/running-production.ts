@@ -57,6 +57,8 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
   /** Per item: the tail of the commands on it (restart, start, stop, update), run one at a time. */
   private readonly itemCommands = new Map<string, Promise<unknown>>();
   private readonly queues: ProductionQueues;
+  /** Items whose queue an operator suspended (read at start, kept in step by setQueueSuspended). */
+  private readonly suspendedItems = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -74,6 +76,8 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
   }
 
   async start(): Promise<void> {
+    // Before any queue exists: a suspended queue must not deliver even its first request.
+    for (const suspension of await this.store.controls.suspendedQueues(this.namespace)) this.suspendedItems.add(suspension.item);
     for (const item of this.definition.items) this.hosts.set(item.name, await this.createHost(item));
     // What the last run left is read before any item starts: once services poll, new messages
     // would look unfinished too.
@@ -121,7 +125,22 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
   }
 
   createQueue(item: string, batch: number): ItemQueue {
-    return this.queues.create(item, batch);
+    const queue = this.queues.create(item, batch);
+    if (this.suspendedItems.has(item)) queue.setSuspended(true);
+    return queue;
+  }
+
+  /** An operator suspended or resumed an item's queue (here or on another node). */
+  setQueueSuspended(item: string, suspended: boolean): void {
+    if (suspended) this.suspendedItems.add(item);
+    else this.suspendedItems.delete(item);
+    this.hosts.get(item)?.queue.setSuspended(suspended);
+  }
+
+  /** After missed notifications: the suspended queues as the store has them now. */
+  async refreshSuspensions(): Promise<void> {
+    const suspended = new Set((await this.store.controls.suspendedQueues(this.namespace)).map((suspension) => suspension.item));
+    for (const item of new Set([...this.suspendedItems, ...suspended])) this.setQueueSuspended(item, suspended.has(item));
   }
 
   async send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest> {
@@ -267,12 +286,12 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     else waiter.resolve(outcome.response);
   }
 
-  /** Stops input, lets queues drain (bounded), then stops every item. Returns how many stay queued. */
+  /** Stops input, lets queues drain (bounded; suspended queues keep theirs), then stops every item. Returns how many stay queued. */
   async stop(): Promise<number> {
     this.stopRequested = true;
     for (const host of this.hosts.values()) host.stopInput();
     const deadline = Date.now() + this.options.drainTimeoutMs;
-    while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && (h.queue.depth > 0 || h.inFlight > 0))) {
+    while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && ((h.queue.depth > 0 && !h.queue.suspended) || h.inFlight > 0))) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     // Every item gets its grace time at once, so a stop takes the longest item's time, not the sum.

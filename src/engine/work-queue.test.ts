@@ -33,4 +33,21 @@ describe('WorkQueue', () => {
     expect(queue.drain().map((m) => m.id)).toEqual([1, 2]);
     expect(queue.depth).toBe(0);
   });
+
+  it('holds its messages while suspended, a waiting job included, and hands them on in order once resumed', async () => {
+    const queue = new WorkQueue();
+    const waiting = queue.take();
+    queue.setSuspended(true);
+    queue.push(message(1));
+    queue.push(message(2));
+    let handed = 0;
+    void waiting.then(() => handed++);
+    await Promise.resolve();
+    expect(handed).toBe(0);
+    expect(queue.depth).toBe(2);
+    expect(queue.hasIdleJob).toBe(false);
+    queue.setSuspended(false);
+    expect((await waiting)!.id).toBe(1);
+    expect((await queue.take())!.id).toBe(2);
+  });
 });

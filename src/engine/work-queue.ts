@@ -2,7 +2,8 @@
  * The in-memory queue of one item: the requests persisted for it and not yet taken by a job.
  * The store is the source of truth (everything here is also a `queued` row); this queue only saves
  * a round trip to the database per message on a single node. FIFO: with pool size 1 an item keeps
- * its order.
+ * its order. A suspended queue (an operator's hold, docs/operations.md) keeps what it holds and gives
+ * nothing to its jobs until it is resumed.
  */
 import type { StoredMessage } from '../core/message.ts';
 
@@ -25,6 +26,15 @@ export interface ItemQueue {
   reopen(): void;
   /** Empties the queue; returns what a successor queue must be given (requests held only here). */
   drain(): StoredMessage[];
+  /** Delivery is held: requests stay queued, jobs wait. */
+  readonly suspended: boolean;
+  /** Holds delivery (true) or lets it go on (false); a request a job already took is not affected. */
+  setSuspended(suspended: boolean): void;
+  /**
+   * Whether a request a job took is still `queued` in the store while it is handled (true here: the
+   * store learns its outcome only), or recorded `delivered` by the claim (false: claiming queues).
+   */
+  readonly takenStayQueued: boolean;
 }
 
 export class WorkQueue implements ItemQueue {
@@ -32,13 +42,24 @@ export class WorkQueue implements ItemQueue {
   private head = 0;
   private takers: Array<(message: StoredMessage | null) => void> = [];
   private closed = false;
+  private held = false;
+  readonly takenStayQueued = true;
 
   get depth(): number {
     return this.items.length - this.head;
   }
 
   get hasIdleJob(): boolean {
-    return this.takers.length > 0;
+    return this.takers.length > 0 && !this.held;
+  }
+
+  get suspended(): boolean {
+    return this.held;
+  }
+
+  setSuspended(suspended: boolean): void {
+    this.held = suspended;
+    while (!this.held && this.takers.length > 0 && this.head < this.items.length) this.takers.shift()!(this.next());
   }
 
   /** The oldest waiting message, for the queues page. */
@@ -47,7 +68,7 @@ export class WorkQueue implements ItemQueue {
   }
 
   push(message: StoredMessage): void {
-    const taker = this.takers.shift();
+    const taker = this.held ? undefined : this.takers.shift();
     if (taker) {
       taker(message);
       return;
@@ -57,7 +78,7 @@ export class WorkQueue implements ItemQueue {
 
   /** Waits for the next message; resolves null once the queue is closed. */
   take(): Promise<StoredMessage | null> {
-    if (this.head < this.items.length) return Promise.resolve(this.next());
+    if (this.head < this.items.length && !this.held) return Promise.resolve(this.next());
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => this.takers.push(resolve));
   }

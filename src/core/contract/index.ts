@@ -1,5 +1,6 @@
 /** Every route of the HTTP API, by family; see route.ts for what a declaration holds. */
 export * as componentRoutes from './component-routes.ts';
+export * as controlRoutes from './control-routes.ts';
 export * as definitionRoutes from './definition-routes.ts';
 export * as documentRoutes from './document-routes.ts';
 export * as messageSearchRoutes from './message-search-routes.ts';

@@ -46,9 +46,7 @@ export class SqliteControls implements ControlRepository {
       UPDATE messages SET status = 'discarded', error = ?, updated_at = ?
       WHERE ns_id = ? AND id = ? AND kind = 'request' AND status = 'queued' AND lease_owner IS NULL`);
     this.#discard = db.prepare(`UPDATE messages SET status = 'discarded', updated_at = ? WHERE ns_id = ? AND id = ? AND kind = 'request' AND status = 'error'`);
-    this.#link = db.prepare(
-      'INSERT INTO message_resends (resend_id, ns_id, original_id, target, edited, by_user, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.#link = db.prepare('INSERT INTO message_resends (resend_id, ns_id, original_id, target, edited, by_user, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.#resolve = db.prepare(`UPDATE messages SET status = 'discarded', updated_at = ? WHERE ns_id = ? AND id = ? AND ${suspended}`);
     this.#links = db.prepare(`
       SELECT resend_id, original_id, target, edited, by_user, created_at FROM message_resends

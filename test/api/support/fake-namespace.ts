@@ -13,6 +13,7 @@ import type { RuleOperations } from '../../../src/engine/rule-service.ts';
 import type { RetentionOperations } from '../../../src/engine/retention/namespace-retention.ts';
 import type {
   Connection,
+  ControlOperations,
   DtlOperations,
   ItemMessageCounts,
   ItemStatus,
@@ -102,6 +103,48 @@ function replacedOf(fake: NamespacedFake): Map<string, ProductionDefinition> {
   return map;
 }
 
+/** A failed asynchronous request, as a suspended message looks. */
+function fakeHeader(namespace: string, id: number): MessageHeader {
+  const time = Date.UTC(2026, 10, 22, 9, 0, 0);
+  return {
+    id,
+    namespace,
+    sessionId: id,
+    parentId: null,
+    correspondingId: null,
+    kind: 'request',
+    source: 'Python.FileService',
+    target: 'Python.FileOperation',
+    responseRequired: false,
+    status: 'error',
+    priority: 0,
+    description: '',
+    error: 'boom',
+    attempts: 1,
+    createdAt: time,
+    updatedAt: time,
+    leaseOwner: null,
+    leaseUntil: null,
+  };
+}
+
+/** Queue controls of the fake engine: every action succeeds on what it is given (the real behaviour is tested in test/api/controls.e2e.test.ts). */
+function fakeControls(namespace: string): ControlOperations {
+  const done = async (ids: number[]) => ids.map((id) => ({ id, done: true, reason: null }));
+  const resent = (id: number, target: string) => ({ id, resendId: id + 1000, target });
+  return {
+    queues: async () => [],
+    suspendQueue: async (item, user) => ({ item, suspendedBy: user, suspendedAt: Date.UTC(2026, 10, 22, 9, 0, 0) }),
+    resumeQueue: async () => undefined,
+    message: async (id) => ({ message: fakeHeader(namespace, id), suspended: true, actions: ['discard', 'resend', 'edit-resend'], links: { resentFrom: null, resends: [] } }),
+    suspended: async () => [],
+    abort: done,
+    discard: done,
+    resend: async (ids, _user, target) => ids.map((id) => resent(id, target ?? 'Python.FileOperation')),
+    editAndResend: async (id, _user, edit) => resent(id, edit.target ?? 'Python.FileOperation'),
+  };
+}
+
 export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOperations {
   return {
     name,
@@ -163,6 +206,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
       resend: (id, target) => fake.resend(name, id, target),
     },
     dtl: boundDtl(fake, name),
+    controls: fakeControls(name),
   };
 }
     retention: retentionOutsideTheFake(name),
