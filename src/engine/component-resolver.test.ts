@@ -102,6 +102,24 @@ describe('ComponentResolver on a real SQLite store', () => {
     expect((await resolver.resolve('Python.DuplexOwn')).polling).toBe(true);
   });
 
+  it('refuses a component whose adapter is an IRIS adapter Conveyor does not provide, or is not registered, naming it', async () => {
+    await store.classes.put('USER', newBinding('Python.Mailer', { kind: 'operation', adapterType: 'EnsLib.EMail.OutboundAdapter', classpaths: [code] }));
+    await store.classes.put('USER', newBinding('Python.Orphan', { kind: 'service', adapterType: 'Python.Gone', classpaths: [code] }));
+    await expect(resolver.resolve('Python.Mailer')).rejects.toThrow(
+      'Class Python.Mailer names the adapter EnsLib.EMail.OutboundAdapter, an IRIS adapter Conveyor does not provide (docs/enslib.md)',
+    );
+    await expect(resolver.resolve('Python.Orphan')).rejects.toThrow(
+      'Class Python.Orphan names the adapter Python.Gone, which is not registered in namespace USER',
+    );
+  });
+
+  it("runs IRIS's file and HTTP adapters, polling the inbound one", async () => {
+    await store.classes.put('USER', newBinding('Python.FileIn', { kind: 'service', adapterType: 'EnsLib.File.InboundAdapter', classpaths: [code] }));
+    await store.classes.put('USER', newBinding('Python.FileOut', { kind: 'operation', adapterType: 'EnsLib.File.OutboundAdapter', classpaths: [code] }));
+    expect((await resolver.resolve('Python.FileIn')).polling).toBe(true);
+    expect((await resolver.resolve('Python.FileOut')).polling).toBe(false);
+  });
+
   it('checks only JSON test bodies against Python (native and empty bodies need no worker)', async () => {
     const item = newItem('Echo', 'Conveyor.Operation.Echo');
     await expect(

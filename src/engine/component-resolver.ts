@@ -13,6 +13,7 @@ import { defaultInterpreter, pythonComponentFactory } from '../bridge/index.ts';
 import type { MessageBody } from '../core/message.ts';
 import { checkMessageClass } from './message-class-check.ts';
 import { builtinClasses } from './builtin/index.ts';
+import { irisPythonAdapters, isIrisClassName, supportedIrisAdapters } from './iris-adapters.ts';
 import { debugLauncherModule, itemDebugListen, itemInterpreter, type ItemPlacement, type PythonDefaults } from './item-python.ts';
 
 export interface ResolvedComponent {
@@ -58,15 +59,26 @@ export class ComponentResolver implements Resolver {
     if (binding.runtime !== 'python' || binding.module === null || binding.className === null) {
       throw new ConveyorError('ERR_CLASS_NOT_FOUND', `Class ${classname} has no Python module and class to run`);
     }
-    // A Python adapter (a registered adapter class the component's get_adapter_type() names) runs
-    // in the component's worker; built-in adapter names are the engine's.
-    const adapter = binding.adapterType ? await this.store.classes.get(this.namespace, binding.adapterType) : null;
-    const pythonAdapter =
-      adapter &&
-      adapter.runtime === 'python' &&
-      adapter.module &&
-      adapter.className &&
-      (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
+    // A Python adapter (a registered adapter class the component's get_adapter_type() names, or
+    // one of IRIS's adapters Conveyor writes in Python) runs in the component's worker.
+    const adapterType = binding.adapterType ?? '';
+    const irisAdapter = irisPythonAdapters.get(adapterType);
+    const adapter = adapterType !== '' && !isIrisClassName(adapterType) ? await this.store.classes.get(this.namespace, adapterType) : null;
+    if (adapterType !== '' && !irisAdapter && !supportedIrisAdapters.includes(adapterType) && !adapter) {
+      throw new ConveyorError(
+        'ERR_CLASS_NOT_FOUND',
+        isIrisClassName(adapterType)
+          ? `Class ${classname} names the adapter ${adapterType}, an IRIS adapter Conveyor does not provide (docs/enslib.md)`
+          : `Class ${classname} names the adapter ${adapterType}, which is not registered in namespace ${this.namespace}`,
+      );
+    }
+    const pythonAdapter = irisAdapter
+      ? { ...irisAdapter, classpaths: [] }
+      : adapter &&
+          adapter.runtime === 'python' &&
+          adapter.module &&
+          adapter.className &&
+          (adapter.kind === 'inbound_adapter' || adapter.kind === 'outbound_adapter')
         ? { module: adapter.module, className: adapter.className, classpaths: adapter.classpaths }
         : null;
     const interpreter = await itemInterpreter(placement, this.pythonDefaults(), binding.classpaths[0]);

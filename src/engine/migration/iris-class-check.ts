@@ -8,19 +8,7 @@
 import { ConveyorError } from '../../core/errors.ts';
 import type { MigrationRegistrations } from '../../store/store.ts';
 import { builtinClasses } from '../builtin/index.ts';
-
-/** The IRIS adapters a component may name: polled by the engine, or run in the component's Python worker. */
-export const supportedIrisAdapters: readonly string[] = [
-  'Ens.InboundAdapter',
-  'EnsLib.File.InboundAdapter',
-  'EnsLib.File.OutboundAdapter',
-  'EnsLib.HTTP.OutboundAdapter',
-];
-
-/** A class of IRIS's own packages: Conveyor must provide it, no user code can. */
-export function isIrisClassName(name: string): boolean {
-  return /^(Ens|EnsLib|EnsPortal|HS)\./.test(name) || name.startsWith('%');
-}
+import { isIrisClassName, supportedIrisAdapters } from '../iris-adapters.ts';
 
 /** `isRegistered`: whether the namespace already has a class of that name (from an earlier migration). */
 export async function checkIrisClasses(registrations: MigrationRegistrations, isRegistered: (name: string) => Promise<boolean>): Promise<void> {
