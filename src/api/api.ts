@@ -18,6 +18,7 @@ import { frameworkErrorReply, installErrorReplies, installJsonParser } from './e
 import { lazySerializerFactory } from './lazy-serializers.ts';
 import { registerMessageSearchRoutes } from './message-search-routes.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerMonitorRoutes } from './monitor-routes.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
 import { resolveApiOptions, type ApiOptions } from './options.ts';
@@ -90,6 +91,7 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerComponentRoutes(scope, engine, recordIn);
     registerDefinitionRoutes(scope, engine, recordIn);
     registerNodesRoute(scope, engine, recordIn);
+    registerMonitorRoutes(scope, engine, recordIn);
     registerControlRoutes(scope, engine, recordIn);
     registerMessageSearchRoutes(scope, engine, recordIn);
     registerUserRoutes(scope, options.users, recordIn);

@@ -27,6 +27,56 @@ describe('GET /metrics', () => {
     expect(lines.filter((line) => line !== '' && !line.startsWith('#')).every((line) => /^[a-z_]+(\{[^}]*\})? [0-9.e+-]+$/.test(line))).toBe(true);
   });
 
+  it("adds the monitor's per-item figures, the production's health and the open alerts", async () => {
+    h.engine.monitorItems = [
+      {
+        name: 'Python.FileOperation',
+        classname: 'Python.FileOperation',
+        kind: 'operation',
+        enabled: true,
+        status: 'running',
+        error: null,
+        jobs: 1,
+        messagesIn: 45,
+        messagesOut: 4,
+        processed: 42,
+        failed: 2,
+        lastActivity: 1_700_000_000_000,
+        meanMs: 250,
+        p95Ms: 800,
+        rate1m: 0.5,
+        rate5m: 0.25,
+        queued: 3,
+        inProgress: 1,
+        queueCountAlert: 0,
+        inactivityTimeout: 0,
+        trouble: null,
+      },
+    ];
+    const lines = (await h.app.inject({ url: '/metrics', headers: h.auth('viewer') })).body.split('\n');
+    const item = 'namespace="USER",item="Python.FileOperation"';
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `conveyor_item_status{${item},status="running"} 1`,
+        `conveyor_item_messages_in_total{${item}} 45`,
+        `conveyor_item_messages_out_total{${item}} 4`,
+        `conveyor_item_messages_in_error_total{${item}} 2`,
+        `conveyor_item_queued{${item}} 3`,
+        `conveyor_item_in_progress{${item}} 1`,
+        '# TYPE conveyor_item_processing_seconds summary',
+        `conveyor_item_processing_seconds{${item},quantile="0.95"} 0.8`,
+        `conveyor_item_processing_seconds_sum{${item}} 11`,
+        `conveyor_item_processing_seconds_count{${item}} 44`,
+        `conveyor_item_rate_per_second{${item},window="1m"} 0.5`,
+        `conveyor_item_rate_per_second{${item},window="5m"} 0.25`,
+        `conveyor_item_last_activity_timestamp_seconds{${item}} 1700000000`,
+        'conveyor_production_health{namespace="USER",production="Demo.Production",health="ok"} 1',
+        'conveyor_production_health{namespace="USER",production="Demo.Production",health="down"} 0',
+        'conveyor_alerts_open{namespace="USER"} 0',
+      ]),
+    );
+  });
+
   it('needs credentials', async () => {
     expect((await h.app.inject({ url: '/metrics' })).statusCode).toBe(401);
   });

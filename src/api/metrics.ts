@@ -1,7 +1,9 @@
 /**
- * `GET /metrics` in the Prometheus text format (version 0.0.4): messages processed and failed per item
- * (when the engine counts them), queue depths and production status per namespace, and the duration of
- * the API's own requests. Request durations are keyed by route template, not raw URL, so the number of
+ * `GET /metrics` in the Prometheus text format (version 0.0.4): messages processed and failed per item,
+ * the monitor's per-item figures (in, out, in error, queued, in progress, processing time, rates, last
+ * activity, status), queue depths, production status and health, open alerts per namespace, and the
+ * duration of the API's own requests. In a cluster the per-item figures are this node's and carry a
+ * `node` label (queue depths come from the shared store and do not). Request durations are keyed by route template, not raw URL, so the number of
  * series stays bounded.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -56,34 +58,108 @@ export class RequestDurations {
   }
 }
 
+/** One metric family: its samples, with HELP and TYPE. */
+class Family {
+  readonly samples: string[] = [];
+
+  constructor(
+    readonly name: string,
+    readonly type: 'counter' | 'gauge' | 'summary',
+    readonly help: string,
+  ) {}
+
+  add(pairs: Record<string, string>, value: number, suffix = ''): void {
+    this.samples.push(`${this.name}${suffix}${labels(pairs)} ${value}`);
+  }
+
+  render(lines: string[]): void {
+    lines.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`, ...this.samples);
+  }
+}
+
+const healthStates = ['ok', 'degraded', 'down'] as const;
+
 async function renderEngine(engine: EngineOperations, lines: string[]): Promise<void> {
-  const processed: string[] = [];
-  const failed: string[] = [];
-  const queued: string[] = [];
-  const inFlight: string[] = [];
-  const running: string[] = [];
+  const processed = new Family('conveyor_messages_processed_total', 'counter', 'Requests an item handled successfully since the server started.');
+  const failed = new Family('conveyor_messages_failed_total', 'counter', 'Requests whose handling failed for good since the server started.');
+  const queued = new Family('conveyor_queue_depth', 'gauge', 'Messages queued for a target, not yet taken by a job.');
+  const inFlight = new Family('conveyor_queue_in_flight', 'gauge', 'Messages a job of the target is working on.');
+  const running = new Family('conveyor_production_running', 'gauge', '1 when the current production of the namespace runs, else 0.');
+  const health = new Family('conveyor_production_health', 'gauge', "1 for the production's current health (ok, degraded, down), 0 for the others.");
+  const openAlerts = new Family('conveyor_alerts_open', 'gauge', 'Alerts of the namespace not yet acknowledged.');
+  const itemStatus = new Family('conveyor_item_status', 'gauge', "1 for the item's current status (running, stopped, error, disabled, inactive).");
+  const itemIn = new Family('conveyor_item_messages_in_total', 'counter', 'Requests sent to the item (a service: inputs it handled) on this node.');
+  const itemOut = new Family('conveyor_item_messages_out_total', 'counter', 'Requests the item sent on this node.');
+  const itemError = new Family('conveyor_item_messages_in_error_total', 'counter', 'Requests (inputs) the item failed for good on this node.');
+  const itemQueued = new Family('conveyor_item_queued', 'gauge', "Messages waiting in the item's queue.");
+  const itemInProgress = new Family('conveyor_item_in_progress', 'gauge', 'Messages a job of the item has taken and not finished.');
+  const itemTime = new Family(
+    'conveyor_item_processing_seconds',
+    'summary',
+    'Processing time of the requests the item handled on this node (p95 from a bounded sample).',
+  );
+  const itemRate = new Family('conveyor_item_rate_per_second', 'gauge', 'Requests the item handled per second on this node over the window (1m, 5m).');
+  const itemLast = new Family(
+    'conveyor_item_last_activity_timestamp_seconds',
+    'gauge',
+    "Unix time of the item's last message in, out or handled on this node.",
+  );
+  // In a cluster each node reports what it handled: its series carry a node label.
+  const nodes = await engine.nodes();
+  const node = nodes.length > 1 ? { node: nodes.find((candidate) => candidate.self)?.nodeId ?? '' } : {};
   for (const namespace of await engine.namespaces()) {
     const handle = await engine.namespace(namespace);
-    const [depths, status, counts] = await Promise.all([handle.queues(), handle.status(), handle.messageCounts()]);
+    const [depths, status, counts, report] = await Promise.all([handle.queues(), handle.status(), handle.messageCounts(), handle.monitor()]);
     for (const depth of depths) {
-      queued.push(`conveyor_queue_depth${labels({ namespace, target: depth.target })} ${depth.queued}`);
-      inFlight.push(`conveyor_queue_in_flight${labels({ namespace, target: depth.target })} ${depth.delivered}`);
+      queued.add({ namespace, target: depth.target }, depth.queued);
+      inFlight.add({ namespace, target: depth.target }, depth.delivered);
     }
-    if (status.production)
-      running.push(`conveyor_production_running${labels({ namespace, production: status.production })} ${status.status === 'running' ? 1 : 0}`);
+    if (status.production) {
+      running.add({ namespace, production: status.production }, status.status === 'running' ? 1 : 0);
+      for (const state of healthStates) health.add({ namespace, production: status.production, health: state }, report.health === state ? 1 : 0);
+    }
+    openAlerts.add({ namespace }, report.openAlerts);
     for (const count of counts) {
-      processed.push(`conveyor_messages_processed_total${labels({ namespace, item: count.item })} ${count.processed}`);
-      failed.push(`conveyor_messages_failed_total${labels({ namespace, item: count.item })} ${count.failed}`);
+      processed.add({ namespace, item: count.item, ...node }, count.processed);
+      failed.add({ namespace, item: count.item, ...node }, count.failed);
+    }
+    for (const item of report.items) {
+      const base = { namespace, item: item.name, ...node };
+      itemStatus.add({ ...base, status: item.status }, 1);
+      itemIn.add(base, item.messagesIn);
+      itemOut.add(base, item.messagesOut);
+      itemError.add(base, item.failed);
+      itemQueued.add({ namespace, item: item.name }, item.queued);
+      itemInProgress.add({ namespace, item: item.name }, item.inProgress);
+      const handled = item.processed + item.failed;
+      if (item.p95Ms !== null) itemTime.add({ ...base, quantile: '0.95' }, item.p95Ms / 1000);
+      itemTime.add(base, ((item.meanMs ?? 0) * handled) / 1000, '_sum');
+      itemTime.add(base, handled, '_count');
+      itemRate.add({ ...base, window: '1m' }, item.rate1m);
+      itemRate.add({ ...base, window: '5m' }, item.rate5m);
+      if (item.lastActivity !== null) itemLast.add(base, item.lastActivity / 1000);
     }
   }
-  const family = (name: string, type: string, help: string, samples: string[]): void => {
-    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples);
-  };
-  family('conveyor_messages_processed_total', 'counter', 'Requests an item handled successfully since the server started.', processed);
-  family('conveyor_messages_failed_total', 'counter', 'Requests whose handling failed for good since the server started.', failed);
-  family('conveyor_queue_depth', 'gauge', 'Messages queued for a target, not yet taken by a job.', queued);
-  family('conveyor_queue_in_flight', 'gauge', 'Messages a job of the target is working on.', inFlight);
-  family('conveyor_production_running', 'gauge', '1 when the current production of the namespace runs, else 0.', running);
+  for (const family of [
+    processed,
+    failed,
+    queued,
+    inFlight,
+    running,
+    health,
+    openAlerts,
+    itemStatus,
+    itemIn,
+    itemOut,
+    itemError,
+    itemQueued,
+    itemInProgress,
+    itemTime,
+    itemRate,
+    itemLast,
+  ]) {
+    family.render(lines);
+  }
 }
 
 /** Registers `GET /metrics` on the scope and starts timing every request of the app. */

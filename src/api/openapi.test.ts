@@ -1,4 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { MonitorItem } from '../engine/monitor/monitor-report.ts';
+import type { StoredAlert } from '../store/alerts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/api/support/harness.ts';
 
@@ -68,6 +70,8 @@ describe('GET /openapi.json', () => {
   it('describes what every route answers: one real response of each route validates', async () => {
     await h.app.inject({ method: 'PUT', url: '/api/iop/default', headers: h.auth('admin'), payload: { production: 'Demo.Production' } });
     h.engine.addLog('USER', 3);
+    h.engine.alerts = [sampleAlert];
+    h.engine.monitorItems = [sampleMonitorItem];
     const calls: Array<{ op: string; url: string; payload?: unknown; status?: number }> = [
       { op: 'get /api/iop/version', url: '/api/iop/version' },
       { op: 'get /api/iop/status', url: '/api/iop/status' },
@@ -82,6 +86,9 @@ describe('GET /openapi.json', () => {
       { op: 'get /api/iop/queues', url: '/api/iop/queues' },
       { op: 'get /api/iop/connections', url: '/api/iop/connections' },
       { op: 'get /api/iop/nodes', url: '/api/iop/nodes' },
+      { op: 'get /api/iop/monitor', url: '/api/iop/monitor' },
+      { op: 'get /api/iop/alerts', url: '/api/iop/alerts?state=open' },
+      { op: 'post /api/iop/alerts/acknowledge', url: '/api/iop/alerts/acknowledge', payload: { ids: [1] } },
       { op: 'get /api/iop/controls/queues', url: '/api/iop/controls/queues' },
       { op: 'post /api/iop/controls/queues/{item}/suspend', url: '/api/iop/controls/queues/Python.FileOperation/suspend', payload: {} },
       { op: 'post /api/iop/controls/queues/{item}/resume', url: '/api/iop/controls/queues/Python.FileOperation/resume', payload: {} },
@@ -164,6 +171,45 @@ describe('GET /openapi.json', () => {
     expect([...covered].sort()).toEqual(all.sort());
   });
 });
+
+const sampleAlert: StoredAlert = {
+  id: 1,
+  namespace: 'USER',
+  source: 'Python.FileOperation',
+  category: 'failure',
+  key: 'boom',
+  text: 'Item Python.FileOperation failed on message 3: boom',
+  firstTime: 1,
+  lastTime: 2,
+  count: 2,
+  acknowledged: false,
+  acknowledgedBy: null,
+  acknowledgedAt: null,
+};
+
+const sampleMonitorItem: MonitorItem = {
+  name: 'Python.FileOperation',
+  classname: 'Python.FileOperation',
+  kind: 'operation',
+  enabled: true,
+  status: 'running',
+  error: null,
+  jobs: 1,
+  messagesIn: 3,
+  messagesOut: 0,
+  processed: 2,
+  failed: 1,
+  lastActivity: 5,
+  meanMs: 1.5,
+  p95Ms: 2,
+  rate1m: 0.05,
+  rate5m: 0.01,
+  queued: 0,
+  inProgress: 0,
+  queueCountAlert: 0,
+  inactivityTimeout: 0,
+  trouble: null,
+};
 
 /** Schemas may `$ref` the document's components; resolve them by embedding the components as $defs. */
 function withComponents(schema: Record<string, unknown>): Record<string, unknown> {

@@ -25,6 +25,8 @@ export interface SendRequestOptions {
    * next commit (its response's at the latest) instead of one of its own.
    */
   replyOnly?: boolean;
+  /** An alert request sent on an item's behalf: not counted as that item's activity (monitor). */
+  alert?: boolean;
 }
 
 export interface SentRequest {

@@ -183,7 +183,7 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
       leaseUntil: null,
     };
     this.flows.add(`${origin.source}\u0000${target}`);
-    this.options.monitor.exchanged(origin.source, target, now);
+    this.options.monitor.exchanged(options.alert === true ? null : origin.source, target, now);
     const reply = options.responseRequired ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject })) : null;
     // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
     reply?.catch(() => undefined);
@@ -221,6 +221,7 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     const sent = await this.send({ source, parentId: null, sessionId: null }, 'Ens.Alert', body, {
       responseRequired: false,
       description: `Alert from ${source}`,
+      alert: true,
     });
     await sent.accepted;
   }

@@ -6,6 +6,7 @@ export * as documentRoutes from './document-routes.ts';
 export * as messageSearchRoutes from './message-search-routes.ts';
 export * as dtlRoutes from './dtl-routes.ts';
 export * as monitoringRoutes from './monitoring-routes.ts';
+export * as monitorRoutes from './monitor-routes.ts';
 export * as portalRoutes from './portal-routes.ts';
 export * as specRoutes from './spec-routes.ts';
 export * as userRoutes from './user-routes.ts';

@@ -19,7 +19,7 @@ describe('DurationSample', () => {
 
   it('keeps a bounded reservoir past its capacity: the mean stays exact, the p95 close', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const sample = new DurationSample(256, random);
     for (let i = 0; i < 100_000; i++) sample.record(i % 1000);
     expect(sample.count).toBe(100_000);

@@ -5,13 +5,35 @@ import { buildMonitorReport, type ItemView, type ReportInput } from './monitor-r
 const quiet = { alertOnError: false, gracePeriodMs: 0, inactivityTimeoutMs: 0, queueCountAlert: 0 };
 
 function view(name: string, overrides: Partial<ItemView> = {}): ItemView {
-  return { name, classname: `bo.${name}`, kind: 'operation', enabled: true, state: 'running', error: null, jobs: 1, alertSettings: quiet, inactive: false, ...overrides };
+  return {
+    name,
+    classname: `bo.${name}`,
+    kind: 'operation',
+    enabled: true,
+    state: 'running',
+    error: null,
+    jobs: 1,
+    alertSettings: quiet,
+    inactive: false,
+    ...overrides,
+  };
 }
 
 const now = 10_000_000;
 
 function input(overrides: Partial<ReportInput> = {}): ReportInput {
-  return { namespace: 'USER', node: 'n1', production: 'P', status: 'running', items: [view('Op')], depths: [], statistics: new NamespaceStatistics(), openAlerts: 0, now, ...overrides };
+  return {
+    namespace: 'USER',
+    node: 'n1',
+    production: 'P',
+    status: 'running',
+    items: [view('Op')],
+    depths: [],
+    statistics: new NamespaceStatistics(),
+    openAlerts: 0,
+    now,
+    ...overrides,
+  };
 }
 
 describe('buildMonitorReport', () => {

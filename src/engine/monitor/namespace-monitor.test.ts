@@ -20,7 +20,13 @@ import { NamespaceMonitor, type MonitoredItem, type MonitoredProduction } from '
 /** A running production as the monitor sees it: items with settings, and the alerts sent to Ens.Alert. */
 function production(items: Array<{ name: string; settings?: ItemSetting[]; state?: string }>, settings: Array<{ name: string; value: string }> = []) {
   const sent: Array<{ source: string; body: MessageBody }> = [];
-  const definition = { ...newProduction('P', items.map((item) => newItem(item.name, 'bo.X', { settings: item.settings ?? [] }))), settings };
+  const definition = {
+    ...newProduction(
+      'P',
+      items.map((item) => newItem(item.name, 'bo.X', { settings: item.settings ?? [] })),
+    ),
+    settings,
+  };
   const hosts = new Map<string, MonitoredItem>(definition.items.map((item, index) => [item.name, { item, state: items[index]?.state ?? 'running' }]));
   const running: MonitoredProduction & { sent: typeof sent } = {
     name: 'P',
@@ -109,7 +115,10 @@ describe('NamespaceMonitor', () => {
 
   it('holds a failure alert for AlertGracePeriod: a success of the item meanwhile cancels it', async () => {
     const grace = [...onError, { target: 'Host' as const, name: 'AlertGracePeriod', value: '0.2' }];
-    const running = production([{ name: 'Flaky', settings: grace }, { name: 'Broken', settings: grace }]);
+    const running = production([
+      { name: 'Flaky', settings: grace },
+      { name: 'Broken', settings: grace },
+    ]);
     const m = watch(running);
     m.trouble('Flaky', { kind: 'failure', messageId: 1, text: 'Item Flaky failed on message 1: timeout' });
     m.trouble('Broken', { kind: 'failure', messageId: 2, text: 'Item Broken failed on message 2: down' });
@@ -154,7 +163,11 @@ describe('NamespaceMonitor', () => {
     await m.check();
     expect(m.isInactive('Op')).toBe(true);
     await holds(async () => expect(await alerts()).toHaveLength(1));
-    expect((await alerts())[0]).toMatchObject({ category: 'inactivity', count: 1, text: 'Item Op has been inactive for 11 s, past its InactivityTimeout of 10 s' });
+    expect((await alerts())[0]).toMatchObject({
+      category: 'inactivity',
+      count: 1,
+      text: 'Item Op has been inactive for 11 s, past its InactivityTimeout of 10 s',
+    });
     m.handled('Op', true, 1);
     await m.check();
     expect(m.isInactive('Op')).toBe(false);
@@ -167,7 +180,21 @@ describe('NamespaceMonitor', () => {
     m.handled('Op', true, 10);
     m.handled('Op', false, 30);
     const op = m.statistics.find('Op')!.figures(now);
-    expect(op).toMatchObject({ messagesIn: 2, messagesOut: 0, processed: 1, failed: 1, lastActivity: now, meanMs: 20, p95Ms: 30, rate1m: 2 / 60, rate5m: 2 / 300 });
+    expect(op).toMatchObject({
+      messagesIn: 2,
+      messagesOut: 0,
+      processed: 1,
+      failed: 1,
+      lastActivity: now,
+      meanMs: 20,
+      p95Ms: 30,
+      rate1m: 2 / 60,
+      rate5m: 2 / 300,
+    });
     expect(m.statistics.find('Svc')!.figures(now)).toMatchObject({ messagesIn: 0, messagesOut: 2, meanMs: null, p95Ms: null });
+    // An alert request sent on an item's behalf is not that item's activity.
+    m.exchanged(null, 'Ens.Alert', now + 5);
+    expect(m.statistics.find('Ens.Alert')!.figures(now)).toMatchObject({ messagesIn: 1, lastActivity: now + 5 });
+    expect(m.statistics.find('Svc')!.lastActivity).toBe(now);
   });
 });

@@ -22,9 +22,7 @@ export const alertItemName = 'Ens.Alert';
 
 /** What went wrong with an item, as the running production reports it. */
 export type ItemTrouble =
-  | { kind: 'failure'; messageId: number | null; text: string }
-  | { kind: 'item-error'; text: string }
-  | { kind: 'restart'; text: string };
+  { kind: 'failure'; messageId: number | null; text: string } | { kind: 'item-error'; text: string } | { kind: 'restart'; text: string };
 
 /** The part of an item host the monitor reads. */
 export interface MonitoredItem {
@@ -90,9 +88,9 @@ export class NamespaceMonitor {
     if (ok && this.#graced.size > 0) this.#cancelGraced(item);
   }
 
-  /** The message path: `source` sent a request to `target` at `now`. Counter bumps only. */
-  exchanged(source: string, target: string, now: number): void {
-    this.statistics.of(source).sent(now);
+  /** The message path: `source` sent a request to `target` at `now` (null: an alert request, not the source's activity). */
+  exchanged(source: string | null, target: string, now: number): void {
+    if (source !== null) this.statistics.of(source).sent(now);
     this.statistics.of(target).received(now);
   }
 
@@ -166,7 +164,8 @@ export class NamespaceMonitor {
     try {
       const now = this.#now();
       const watched = [...production.hosts.values()].filter((host) => host.state === 'running' || host.state === 'error');
-      for (const name of this.#watchedSince.keys()) if (!production.hosts.get(name) || production.hosts.get(name)?.state !== 'running') this.#watchedSince.delete(name);
+      for (const name of this.#watchedSince.keys())
+        if (!production.hosts.get(name) || production.hosts.get(name)?.state !== 'running') this.#watchedSince.delete(name);
       const settings = watched.map((host) => ({ host, settings: alertSettingsOf(host.item) }));
       let depths: Map<string, QueueDepth> | null = null;
       for (const { host, settings: wanted } of settings) {
@@ -214,10 +213,13 @@ export class NamespaceMonitor {
 
   #raiseAfterGrace(item: string, occurrence: AlertOccurrence, graceMs: number): void {
     if (this.#graced.has(item)) return; // one alert waits already; it carries the same news
-    const timer = setTimeout(() => {
-      this.#graced.delete(item);
-      this.raise({ ...occurrence, time: this.#now() });
-    }, Math.min(graceMs, 2_147_483_647));
+    const timer = setTimeout(
+      () => {
+        this.#graced.delete(item);
+        this.raise({ ...occurrence, time: this.#now() });
+      },
+      Math.min(graceMs, 2_147_483_647),
+    );
     timer.unref();
     this.#graced.set(item, timer);
   }
