@@ -106,7 +106,7 @@ async function renderEngine(engine: EngineOperations, lines: string[]): Promise<
   );
   // In a cluster each node reports what it handled: its series carry a node label.
   const nodes = await engine.nodes();
-  const node = nodes.length > 1 ? { node: nodes.find((candidate) => candidate.self)?.nodeId ?? '' } : {};
+  const node: Record<string, string> = nodes.length > 1 ? { node: nodes.find((candidate) => candidate.self)?.nodeId ?? '' } : {};
   for (const namespace of await engine.namespaces()) {
     const handle = await engine.namespace(namespace);
     const [depths, status, counts, report] = await Promise.all([handle.queues(), handle.status(), handle.messageCounts(), handle.monitor()]);
