@@ -16,7 +16,7 @@ import { definitionFromIopExport, isIopExport } from '../core/iop-export.ts';
 import type { ProductionDefinition } from '../core/production.ts';
 import type { EngineOperations, NamespaceOperations } from '../engine/namespace-operations.ts';
 import { exportJson } from '../core/export-json.ts';
-import { definitionFromJson } from './portal-definition.ts';
+import { checkSchedules, definitionFromJson } from './portal-definition.ts';
 import { namespaceOf } from './request-input.ts';
 import { contractScope, serve, type RouteCatalog } from './route-catalog.ts';
 
@@ -41,7 +41,7 @@ async function storedOrNull(namespace: NamespaceOperations, name: string): Promi
 /** The sent definition in either form; an item's category absent from the export shape is kept from the stored one. */
 async function desiredOf(namespace: NamespaceOperations, sent: unknown): Promise<{ desired: ProductionDefinition; current: ProductionDefinition | null }> {
   if (isIopExport(sent)) {
-    const desired = definitionFromIopExport(sent);
+    const desired = checkSchedules(definitionFromIopExport(sent));
     return { desired, current: await storedOrNull(namespace, desired.name) };
   }
   // A definition without its item list would plan the deletion of every item: the list is required.

@@ -34,11 +34,20 @@ function text(object: Json, field: string, where: string, fallback?: string): st
 }
 
 /** An IRIS schedule (src/core/schedule-spec.ts): a mistyped one is refused, not stored to be ignored. */
-function schedule(object: Json, where: string): string {
-  const value = text(object, 'schedule', where, '');
+function checkSchedule(value: string, where: string): string {
   const problem = scheduleProblem(value);
   if (problem) fail(where, `schedule ${JSON.stringify(value)} is not an IRIS schedule: ${problem} (e.g. START:*-*-*T08:00:00,STOP:*-*-*T17:00:00, or @Name)`);
   return value;
+}
+
+function schedule(object: Json, where: string): string {
+  return checkSchedule(text(object, 'schedule', where, ''), where);
+}
+
+/** The same check on a definition read from another form (IoP's export, sent to validate, plan or apply). */
+export function checkSchedules(definition: ProductionDefinition): ProductionDefinition {
+  for (const item of definition.items) checkSchedule(item.schedule, `item ${item.name}`);
+  return definition;
 }
 
 function flag(object: Json, field: string, where: string, fallback: boolean): boolean {

@@ -128,6 +128,18 @@ describe('users and the portal defects, server side', () => {
       );
       expect(errorOf(await admin('PUT', '/api/iop/definition', definition('START:*-13-*T08:00:00')))).toMatch(/the month "13" must be 01 to 12 or \*/);
       expect(errorOf(await admin('POST', '/api/iop/production/plan', definition('START:*-*-*T8:00')))).toMatch(/the time "8:00" must be hh:mm:ss/);
+      // IoP's export form, sent to validate, plan or apply, is checked the same way.
+      const iopForm = {
+        definition: {
+          'Defects.Production': {
+            '@Name': 'Defects.Production',
+            Item: [{ '@Name': 'Echo', '@ClassName': 'Conveyor.Operation.Echo', '@Schedule': 'STOP:*-*-*' }],
+          },
+        },
+      };
+      const iopRefused = await admin('POST', '/api/iop/production/validate', iopForm);
+      expect(iopRefused.status).toBe(400);
+      expect(errorOf(iopRefused)).toMatch(/item Echo: schedule "STOP:\*-\*-\*" is not an IRIS schedule: "\*-\*-\*" must be a date and a time/);
       const stored = await admin('GET', '/api/iop/definition?production=Defects.Production');
       expect((stored.json as { items: Array<{ schedule: string }> }).items[0]?.schedule).toBe('');
       const schedule = 'START:WEEK-*-01T08:00:00,STOP:WEEK-*-05T17:00:00';
