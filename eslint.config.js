@@ -4,13 +4,14 @@ import tseslint from 'typescript-eslint';
 const layers = {
   core: [],
   dtl: ['core'],
+  rules: ['core', 'dtl'],
   store: ['core'],
   bridge: ['core'],
-  engine: ['core', 'dtl', 'store', 'bridge'],
-  api: ['core', 'engine', 'dtl', 'store'],
+  engine: ['core', 'dtl', 'rules', 'store', 'bridge'],
+  api: ['core', 'engine', 'dtl', 'rules', 'store'],
   client: ['core'],
   cli: ['core', 'client'],
-  server: ['core', 'dtl', 'store', 'bridge', 'engine', 'api', 'client', 'cli'],
+  server: ['core', 'dtl', 'rules', 'store', 'bridge', 'engine', 'api', 'client', 'cli'],
 };
 
 const layerRules = Object.entries(layers).map(([layer, allowed]) => ({
@@ -53,6 +54,10 @@ export default tseslint.config(
   {
     files: ['src/dtl/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/dtl stays free of node: imports (the portal uses it)' }] }] },
+  },
+  {
+    files: ['src/rules/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'src/rules stays free of node: imports (the portal uses it)' }] }] },
   },
   ...layerRules,
 );

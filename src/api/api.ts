@@ -17,16 +17,17 @@ import { registerDocumentRoutes } from './document-routes.ts';
 import { frameworkErrorReply, installErrorReplies, installJsonParser } from './error-replies.ts';
 import { lazySerializerFactory } from './lazy-serializers.ts';
 import { registerMessageSearchRoutes } from './message-search-routes.ts';
+import { registerRuleRoutes } from './rule-routes.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerMonitorRoutes } from './monitor-routes.ts';
 import { registerMigrateRoute } from './migrate-route.ts';
 import { registerOpenApiRoute } from './openapi.ts';
 import { resolveApiOptions, type ApiOptions } from './options.ts';
 import { RouteCatalog } from './route-catalog.ts';
+import { registerRetentionRoutes } from './retention-routes.ts';
 import { registerSpecRoutes } from './spec-routes.ts';
 import { transformCompiler } from './transform-compiler.ts';
 import { registerUserRoutes } from './user-routes.ts';
-import { registerRetentionRoutes } from './retention-routes.ts';
 
 export type { ApiOptions } from './options.ts';
 
@@ -91,14 +92,13 @@ export async function buildApi(options: ApiOptions): Promise<FastifyInstance> {
     registerComponentRoutes(scope, engine, recordIn);
     registerDefinitionRoutes(scope, engine, recordIn);
     registerNodesRoute(scope, engine, recordIn);
-    registerMonitorRoutes(scope, engine, recordIn);
-    registerControlRoutes(scope, engine, recordIn);
-    registerMessageSearchRoutes(scope, engine, recordIn);
-    registerUserRoutes(scope, options.users, recordIn);
-    registerOpenApiRoute(scope, recordIn, catalog, resolved);
     registerRetentionRoutes(scope, engine, recordIn);
     registerControlRoutes(scope, engine, recordIn);
     registerMonitorRoutes(scope, engine, recordIn);
+    registerMessageSearchRoutes(scope, engine, recordIn);
+    registerRuleRoutes(scope, engine, recordIn);
+    registerUserRoutes(scope, options.users, recordIn);
+    registerOpenApiRoute(scope, recordIn, catalog, resolved);
   };
   await app.register(managementRoutes(catalog), { prefix: resolved.apiPrefix });
   await app.register(managementRoutes(null), { prefix: `${resolved.apiPrefix}/v1` });

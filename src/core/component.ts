@@ -6,6 +6,7 @@
 import type { ComponentKind } from './components.ts';
 import type { LogType } from './log.ts';
 import type { MessageBody } from './message.ts';
+import type { RoutingRule } from './routing-rule.ts';
 
 export interface ComponentSettings {
   /** `Host` settings of the item (strings, as stored in the definition). */
@@ -45,6 +46,8 @@ export interface CallContext {
   readonly sessionId: number | null;
   /** The description of the message being handled ('' when none). */
   readonly description: string;
+  /** The item that sent the message being handled (absent for a poll or outside a message). */
+  readonly source?: string;
   sendSync(target: string, body: MessageBody, options?: SendOptions): Promise<Reply>;
   /** Resolves once the request is accepted (persisted), not when it is answered. */
   sendAsync(target: string, body: MessageBody, options?: AsyncSendOptions): Promise<void>;
@@ -66,6 +69,8 @@ export interface ComponentContext {
   log(type: LogType, text: string, source?: { sourceClass?: string; sourceMethod?: string }, call?: CallContext | null): void;
   /** Applies a stored DTL transform of the namespace to a body (the transform process, the SDK). */
   transform?(name: string, body: MessageBody): Promise<MessageBody>;
+  /** A routing rule class of the namespace, compiled (the routing engine); ERR_RULE_NOT_FOUND when absent. */
+  routingRule?(name: string): Promise<RoutingRule>;
   /** The spec's schema import: a JSON schema file on the server, a package, a schema name. */
   importSchema?(path: string, packageName: string, name: string): Promise<void>;
   /**

@@ -36,6 +36,7 @@ export interface DirectorOptions {
   /** How long a test call waits for its reply unless it says otherwise. Default 300 s. */
   testTimeoutMs?: number;
   transforms: RunningProductionOptions['transforms'];
+  rules?: RunningProductionOptions['rules'];
   /** This server among the nodes sharing the store (alone on SQLite). */
   coordinator: Coordinator;
   onError: (error: unknown) => void;
@@ -384,6 +385,7 @@ export class Director {
       graceMs: this.options.graceMs,
       ...(this.options.initTimeoutMs === undefined ? {} : { initTimeoutMs: this.options.initTimeoutMs }),
       transforms: this.options.transforms,
+      ...(this.options.rules ? { rules: this.options.rules } : {}),
       monitor: this.monitor,
       coordinator: this.options.coordinator,
       onError: this.options.onError,

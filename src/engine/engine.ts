@@ -12,14 +12,15 @@ import type { ClusterEvent, Coordinator } from './coordinator.ts';
 import { Director } from './director.ts';
 import type { RunningProduction } from './running-production.ts';
 import { DtlService } from './dtl-service.ts';
+import { RuleService } from './rule-service.ts';
 import { pythonRunner } from './dtl-python.ts';
 import { EventLog } from './event-log.ts';
 import { NamespaceHandle } from './namespace-handle.ts';
 import type { EngineOperations, NodeInfo } from './namespace-operations.ts';
 import { SqlHosts } from './sql-hosts/sql-hosts.ts';
-
 import { NamespaceRetention } from './retention/namespace-retention.ts';
 import { RetentionRunner, type RetentionRunnerOptions } from './retention/retention-runner.ts';
+
 export interface EngineOptions {
   /** Python interpreter for workers (default: CONVEYOR_PYTHON or python3). */
   interpreter?: string;
@@ -36,9 +37,9 @@ export interface EngineOptions {
   leaseMs?: number;
   /** Where engine-level problems go (failed log writes, background errors). */
   onBackgroundError?: (error: unknown) => void;
-  /** The named read-only SQL connections `<sql>` in transforms uses (conveyor.yaml `sqlHosts`; none by default). */
   /** The background run of the namespaces' retention policies (docs/operations.md, Retention). */
   retention?: Omit<RetentionRunnerOptions, 'onError'>;
+  /** The named read-only SQL connections `<sql>` in transforms uses (conveyor.yaml `sqlHosts`; none by default). */
   sqlHosts?: SqlHosts;
 }
 
@@ -49,8 +50,8 @@ export class Engine implements EngineOperations {
   /** Compiled transforms of every namespace (keyed by namespace, name and version). */
   private readonly transformCache = new TransformCache();
   private readonly runPython: ReturnType<typeof pythonRunner>;
-
   private readonly retention: RetentionRunner;
+
   private constructor(
     private readonly store: Store,
     private readonly options: EngineOptions,
@@ -59,8 +60,8 @@ export class Engine implements EngineOperations {
     this.coordinator =
       options.coordinator ??
       coordinatorFor(store, { ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }), onError: (error) => this.backgroundError(error) });
-  }
     this.retention = new RetentionRunner(store, this.coordinator, { ...options.retention, onError: (error) => this.backgroundError(error) });
+  }
 
   /** Opens the engine: joins the other nodes, troubled states after a crash, then AutoStart productions. */
   static async open(store: Store, options: EngineOptions = {}): Promise<Engine> {
@@ -73,14 +74,14 @@ export class Engine implements EngineOperations {
       const autoStart = (await store.productions.list(namespace)).find((p) => p.autoStart);
       if (autoStart) await director.start(autoStart.name).catch((error) => engine.backgroundError(error));
     }
-    return engine;
     engine.retention.start();
+    return engine;
   }
 
   /** Stops every namespace's production at once; each gets `budgetMs` before it is killed. */
   async close(budgetMs?: number): Promise<void> {
-    await Promise.all([...this.handles.values()].map((handle) => handle.director.shutdown(budgetMs)));
     await this.retention.stop();
+    await Promise.all([...this.handles.values()].map((handle) => handle.director.shutdown(budgetMs)));
     await this.coordinator.stop();
   }
 
@@ -146,6 +147,7 @@ export class Engine implements EngineOperations {
     if (!handle) {
       const log = new EventLog(this.store, namespace, (error) => this.backgroundError(error));
       const dtl = new DtlService(this.store, namespace, this.runPython, this.transformCache, (this.options.sqlHosts ?? new SqlHosts()).forNamespace(namespace));
+      const rules = new RuleService(this.store, namespace);
       const director = new Director(
         this.store,
         namespace,
@@ -155,6 +157,7 @@ export class Engine implements EngineOperations {
           drainTimeoutMs: this.options.drainTimeoutMs ?? 10_000,
           graceMs: this.options.graceMs ?? 5_000,
           transforms: dtl,
+          rules,
           coordinator: this.coordinator,
           onError: (error) => this.backgroundError(error),
         },

@@ -41,6 +41,10 @@ export class MessageCall implements CallContext {
     return this.request?.description ?? '';
   }
 
+  get source(): string | undefined {
+    return this.request?.source;
+  }
+
   get outstanding(): number {
     return this.pendingCount;
   }

@@ -1,6 +1,7 @@
 /** What hosts and call contexts need from the running production: send, complete, log. */
 import type { Reply } from '../core/component.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
+import type { RoutingRule } from '../core/routing-rule.ts';
 import type { EventLog } from './event-log.ts';
 import type { ItemTrouble } from './monitor/namespace-monitor.ts';
 import type { ItemQueue } from './work-queue.ts';
@@ -45,6 +46,8 @@ export interface MessageRouter {
   send(origin: Origin, target: string, body: MessageBody, options: SendRequestOptions): Promise<SentRequest>;
   /** Applies a stored DTL transform of the namespace; `<sql>` runs on the SQL host `options.sqlHost` (default `default`). */
   transform(name: string, body: MessageBody, options?: { sqlHost?: string }): Promise<MessageBody>;
+  /** A compiled routing rule class of the namespace (absent where no rules are offered). */
+  routingRule?(name: string): Promise<RoutingRule>;
   /** Imports a JSON schema file into the namespace (the spec's DTL import operation). */
   importSchema(path: string, packageName: string, name: string): Promise<void>;
   /** The queue of an item (in memory on one node, claimed from the store in a cluster). */

@@ -14,10 +14,10 @@ import type { Director } from './director.ts';
 import { MessageControls } from './message-controls.ts';
 import { withRequestsInHand } from './queue-depths.ts';
 import type { DtlService } from './dtl-service.ts';
-import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
-import type { PackageUpload } from './migration/package-swap.ts';
 import type { RuleService } from './rule-service.ts';
 import type { RetentionOperations } from './retention/namespace-retention.ts';
+import type { MigrateOptions, MigrationChoices } from './migration/migrate.ts';
+import type { PackageUpload } from './migration/package-swap.ts';
 import { builtinClasses } from './builtin/index.ts';
 import { alertSettingsOf } from './monitor/alert-settings.ts';
 import { buildMonitorReport, type ItemView, type MonitorReport } from './monitor/monitor-report.ts';
@@ -63,11 +63,11 @@ export class NamespaceHandle implements NamespaceOperations {
     readonly dtl: DtlService,
     private readonly store: Store,
     private readonly interpreter: string | undefined,
+    readonly rules: RuleService,
+    readonly retention: RetentionOperations,
   ) {
     const name = director.namespace;
     this.alerts = {
-    readonly rules: RuleService,
-    readonly retention: RetentionOperations,
       list: (query) => store.alerts.list(name, query),
       acknowledge: (ids, user) => store.alerts.acknowledge(name, ids, user, Date.now()),
     };

@@ -10,13 +10,13 @@ import type { ClassBinding } from '../core/components.ts';
 import type { LogEntry } from '../core/log.ts';
 import type { MessageHeader, StoredMessage } from '../core/message.ts';
 import type { ProductionDefinition, ReportedStatus } from '../core/production.ts';
-import type { DtlDiagnostic, SchemaTreeNode } from '../dtl/index.ts';
+import type { DtlDiagnostic, SchemaTreeNode, TransformParameters } from '../dtl/index.ts';
 import type { MessageLinks, QueueSuspension, SuspendedQuery } from '../store/controls.ts';
 import type { MigrationChoices } from './migration/migrate.ts';
 import type { PackageUpload } from './migration/package-swap.ts';
-import type { LogQuery, MessageFilter, MessageSearch, MessageSearchPage, QueueDepth, StoredTransform } from '../store/store.ts';
 import type { RuleOperations } from './rule-service.ts';
 import type { RetentionOperations } from './retention/namespace-retention.ts';
+import type { LogQuery, MessageFilter, MessageSearch, MessageSearchPage, QueueDepth, StoredTransform } from '../store/store.ts';
 import type { AlertQuery, StoredAlert } from '../store/alerts.ts';
 import type { MonitorReport } from './monitor/monitor-report.ts';
 
@@ -211,7 +211,7 @@ export interface DtlOperations {
   /** Parses and validates, also against the doc types' schemas; never throws for a bad document. */
   compileTransform(source: string, documentName?: string): Promise<DtlDiagnostic[]>;
   /** Runs a stored transform (by name) or a document (source) on a JSON source; `<sql>` runs on the SQL host `sqlHost` (default `default`). */
-  runTransform(transform: { name?: string; source?: string }, input: { classname?: string; json: unknown; sqlHost?: string }): Promise<TransformRunResult>;
+  runTransform(transform: { name?: string; source?: string }, input: TransformRunInput): Promise<TransformRunResult>;
 
   listSchemas(): Promise<SchemaSummary[]>;
   /** ERR_SCHEMA_NOT_FOUND when absent. */
@@ -328,12 +328,39 @@ export interface TransformSummary {
   updatedAt: number;
 }
 
+/** What a test run is given besides the transform. */
+export interface TransformRunInput {
+  /** The source message as JSON. */
+  json: unknown;
+  classname?: string;
+  /** The caller's target, for create="existing" (refused for the other create modes). */
+  target?: unknown;
+  /** The `aux` value the transform reads (a routing rule passes its rule data there). */
+  aux?: unknown;
+  /** This run's parameters over the transform's own (IGNOREMISSINGSOURCE, REPORTERRORS, …). */
+  parameters?: Partial<TransformParameters>;
+  /** The SQL host `<sql>` runs on (default `default`). */
+  sqlHost?: string;
+}
+
 export interface TransformRunResult {
   target: unknown;
   targetClass: string;
   status: 'ok' | 'error';
+  /** `document:line:column: message` for each error (the texts callers had before the entries). */
   errors: string[];
+  /** The text of each trace entry. */
   trace: string[];
+  errorEntries: { kind: 'action' | 'runtime'; message: string; line: number; column: number; action: string; position: string }[];
+  traceEntries: {
+    category: 'user' | 'xform';
+    action: string;
+    position: string;
+    value: unknown;
+    text: string;
+    line: number;
+    level?: 'Info' | 'Warning' | 'Error' | 'Alert';
+  }[];
 }
 
 export interface SchemaSummary {

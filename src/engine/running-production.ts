@@ -7,6 +7,7 @@ import type { Reply } from '../core/component.ts';
 import { ConveyorError, errorText } from '../core/errors.ts';
 import type { MessageBody, StoredMessage } from '../core/message.ts';
 import type { ItemDefinition, ProductionDefinition } from '../core/production.ts';
+import type { RoutingRule } from '../core/routing-rule.ts';
 import type { NewMessage, Store } from '../store/store.ts';
 import type { Resolver } from './component-resolver.ts';
 import type { EventLog } from './event-log.ts';
@@ -29,6 +30,8 @@ export interface RunningProductionOptions {
     transformMessage(name: string, body: MessageBody, options?: { sqlHost?: string }): Promise<MessageBody>;
     importSchema(request: { path: string; package: string; name: string }): Promise<void>;
   };
+  /** The routing rules of the production's namespace (the routing engine); absent: none offered. */
+  rules?: { routingRule(name: string): Promise<RoutingRule> };
   /** This server among the nodes sharing the store: queues, leases, notifications. */
   coordinator: Coordinator;
   onError: (error: unknown) => void;
@@ -182,7 +185,8 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
       leaseOwner: null,
       leaseUntil: null,
     };
-    this.flows.add(`${origin.source}\u0000${target}`);
+    // Alert requests go to Ens.Alert from any item: no flow of the production's graph (as IoP leaves them out).
+    if (options.alert !== true) this.flows.add(`${origin.source}\u0000${target}`);
     this.options.monitor.exchanged(options.alert === true ? null : origin.source, target, now);
     const reply = options.responseRequired ? new Promise<Reply>((resolve, reject) => this.waiters.set(message.id, { resolve, reject })) : null;
     // Nobody may be left holding an unobserved rejection if the caller stops listening (timeouts).
@@ -202,6 +206,11 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
 
   transform(name: string, body: MessageBody, options: { sqlHost?: string } = {}): Promise<MessageBody> {
     return this.options.transforms.transformMessage(name, body, options);
+  }
+
+  routingRule(name: string): Promise<RoutingRule> {
+    if (!this.options.rules) return Promise.reject(new ConveyorError('ERR_CONFIG', `Namespace ${this.namespace} offers no routing rules here`));
+    return this.options.rules.routingRule(name);
   }
 
   importSchema(path: string, packageName: string, name: string): Promise<void> {

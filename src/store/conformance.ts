@@ -13,9 +13,9 @@ import { describeLog } from './conformance/log.ts';
 import { describeMessageSearch } from './conformance/message-search.ts';
 import { describeMessages } from './conformance/messages.ts';
 import { describeQueues } from './conformance/queue.ts';
-import { describeSettingsMigrations } from './conformance/settings-migrations.ts';
 import { describeRetention } from './conformance/retention.ts';
 import { describeRules } from './conformance/rules.ts';
+import { describeSettingsMigrations } from './conformance/settings-migrations.ts';
 import type { Store } from './store.ts';
 
 export type { OpenedStore } from './conformance/harness.ts';
@@ -57,8 +57,9 @@ export function runStoreConformance(driverName: string, open: () => Promise<Open
     describeLog(harness);
     describeLifecycle(harness);
     describeSettingsMigrations(harness);
+    describeRetention(harness);
     describeAlerts(harness);
     describeControls(harness);
-    describeRetention(harness);
+    describeRules(harness);
   });
 }

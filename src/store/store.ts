@@ -37,12 +37,14 @@ export interface Store {
   readonly log: LogRepository;
   readonly schemas: SchemaRepository;
   readonly transforms: TransformRepository;
+  /** Routing rule classes (IRIS Ens.Rule.Definition), versioned like transforms. */
+  readonly rules: RuleRepository;
   readonly lookups: LookupRepository;
   readonly settingsMigrations: SettingsMigrationRepository;
-  /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
-  readonly alerts: AlertRepository;
   /** Retention policies, purges of old messages and log entries, store usage and space reclaim. */
   readonly retention: RetentionRepository;
+  /** Alerts raised by the engine (src/store/alerts.ts): counted repeats, acknowledged by operators. */
+  readonly alerts: AlertRepository;
   /** Queue and message controls (src/store/controls.ts): suspended queues, resend links, abort and discard. */
   readonly controls: ControlRepository;
   /** Coordination between nodes sharing the store: present exactly when `capabilities.multiNode`. */
@@ -289,6 +291,12 @@ export interface TransformRepository {
   delete(namespace: string, name: string): Promise<void>;
 }
 
+/** A routing rule class: the IRIS class text (or a bare `<ruleDefinition>`), as given. */
+export type StoredRule = StoredTransform;
+
+/** Routing rule classes: the same versioned shape as transforms, in a table of their own. */
+export type RuleRepository = TransformRepository;
+
 export interface LookupRepository {
   tables(namespace: string): Promise<string[]>;
   /** The entries (an empty table is `{}`), or null when the table does not exist. */
@@ -443,6 +451,12 @@ export interface PurgeBatch {
 export interface StoreUsage {
   /** Bytes the whole store uses now (every namespace; SQLite: pages in use, PostgreSQL: tables with indexes and TOAST). */
   storeBytes: number;
+  /**
+   * Bytes of live data, what a size cap compares: SQLite, the pages in use (= storeBytes); PostgreSQL,
+   * rows × average row width from the planner statistics (ANALYZE, run by every reclaim and by autovacuum),
+   * since the tables' files keep their size after a purge.
+   */
+  dataBytes: number;
   /** Bytes the store holds free for reuse (SQLite: freelist pages; PostgreSQL: not measured, 0). */
   freeBytes: number;
   /** How freed space goes back: `incremental` (SQLite auto_vacuum = INCREMENTAL: the file shrinks), `reuse` (SQLite without it: free pages are reused, the file keeps its size), `vacuum` (PostgreSQL: VACUUM makes dead rows reusable). */
@@ -451,12 +465,6 @@ export interface StoreUsage {
   /** createdAt of the namespace's oldest message, or null. */
   oldestMessage: number | null;
   logEntries: number;
-  /**
-   * Bytes of live data, what a size cap compares: SQLite, the pages in use (= storeBytes); PostgreSQL,
-   * rows × average row width from the planner statistics (ANALYZE, run by every reclaim and by autovacuum),
-   * since the tables' files keep their size after a purge.
-   */
-  dataBytes: number;
   /** timeLogged of the namespace's oldest log entry, or null. */
   oldestLogEntry: number | null;
 }

@@ -68,6 +68,19 @@ describe('the import graph of src/', () => {
     ).toBeNull();
   });
 
+  it('keeps src/rules (routing rules) on core and dtl only, without node: imports (the portal uses it)', () => {
+    const rulesDir = join(src, 'rules');
+    const files = sourceFiles().filter((file) => file.startsWith(rulesDir));
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, relative(src, file)).not.toMatch(/from 'node:/);
+      for (const target of runtimeImports(file, text)) {
+        expect(['core', 'dtl', 'rules'], `${relative(src, file)} imports ${relative(src, target)}`).toContain(relative(src, target).split('/')[0]);
+      }
+    }
+  });
+
   it('has no cycle', () => {
     const files = sourceFiles();
     expect(files.length).toBeGreaterThan(50);

@@ -7,6 +7,7 @@ import { FileOutboundOperation } from './file-outbound-operation.ts';
 import { PassthroughOperation } from './passthrough-operation.ts';
 import { PassthroughService } from './passthrough-service.ts';
 import { RouterProcess } from './router-process.ts';
+import { RoutingEngine } from './routing-engine.ts';
 import { TickerService } from './ticker-service.ts';
 import { TransformProcess } from './transform-process.ts';
 
@@ -47,5 +48,9 @@ export const builtinClasses: ReadonlyMap<string, BuiltinClass> = new Map([
   [
     'EnsLib.File.PassthroughOperation',
     make('operation', 'Writes the stream of each request to a file of FilePath named by Filename (default %f_%Q)', () => new PassthroughOperation()),
+  ],
+  [
+    'EnsLib.MsgRouter.RoutingEngine',
+    make('process', 'Routes each request by the rule class of BusinessRuleName: sends (with transforms), deletes, the rule log', () => new RoutingEngine()),
   ],
 ]);

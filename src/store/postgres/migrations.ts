@@ -283,6 +283,22 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         );
         CREATE INDEX message_resends_by_original ON message_resends (original_id);`,
       ),
+  },  {
+    // Routing rule classes (Ens.Rule.Definition), every version kept like transform_versions.
+    name: 'routing-rules',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE TABLE rule_versions (
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          name TEXT COLLATE "C" NOT NULL,
+          version INTEGER NOT NULL,
+          source TEXT NOT NULL,
+          updated_at BIGINT NOT NULL,
+          PRIMARY KEY (ns_id, name, version)
+        );`,
+      ),
   },
 ];
 

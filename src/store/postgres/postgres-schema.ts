@@ -12,6 +12,7 @@ export interface PgDatabase {
   class_bindings: ClassBindingsTable;
   schemas: SchemasTable;
   transform_versions: TransformVersionsTable;
+  rule_versions: TransformVersionsTable;
   lookup_tables: LookupTablesTable;
   lookup_entries: LookupEntriesTable;
   messages: MessagesTable;

@@ -30,6 +30,7 @@ import { PostgresNamespaces } from './postgres-namespaces.ts';
 import { PostgresProductions } from './postgres-productions.ts';
 import { PostgresRetention } from './postgres-retention.ts';
 import { PostgresSchemas } from './postgres-schemas.ts';
+import { PostgresRules } from './postgres-rules.ts';
 import { PostgresTransforms } from './postgres-transforms.ts';
 import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
 
@@ -143,13 +144,14 @@ class PostgresStore implements Store {
   readonly log: PostgresLog;
   readonly schemas: PostgresSchemas;
   readonly transforms: PostgresTransforms;
+  readonly rules: PostgresRules;
   readonly lookups: PostgresLookups;
   readonly alerts: PostgresAlerts;
   readonly controls: PostgresControls;
   readonly settingsMigrations: PostgresSettingsMigrations;
+  readonly retention: PostgresRetention;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
-  readonly retention: PostgresRetention;
   readonly #notifier: PgNotifier;
   readonly #committers: Array<GroupCommitter<PgWrite, number[]>>;
   readonly #inFlight = new Set<Promise<unknown>>();
@@ -189,14 +191,15 @@ class PostgresStore implements Store {
     this.log = new PostgresLog(ctx, submit);
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresTransforms(ctx);
+    this.rules = new PostgresRules(ctx);
     this.lookups = new PostgresLookups(ctx);
     this.alerts = new PostgresAlerts(ctx);
     this.controls = new PostgresControls(ctx);
     this.settingsMigrations = new PostgresSettingsMigrations(ctx);
+    this.retention = new PostgresRetention(ctx);
     this.cluster = new PostgresCluster(ctx, this.#notifier);
   }
 
-    this.retention = new PostgresRetention(ctx);
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;

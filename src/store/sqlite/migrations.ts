@@ -245,6 +245,22 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       `);
     },
   },
+  {
+    // Routing rule classes (Ens.Rule.Definition), every version kept like transform_versions.
+    name: 'routing-rules',
+    apply: (db) => {
+      db.exec(`
+        CREATE TABLE rule_versions (
+          ns_id INTEGER NOT NULL REFERENCES namespaces (id),
+          name TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          source TEXT NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (ns_id, name, version)
+        );
+      `);
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

@@ -26,6 +26,7 @@ import { SqliteProductions } from './sqlite-productions.ts';
 import { SqliteRetention } from './sqlite-retention.ts';
 import { SqliteSchemas } from './sqlite-schemas.ts';
 import { SqliteSettingsMigrations } from './sqlite-settings-migrations.ts';
+import { SqliteRules } from './sqlite-rules.ts';
 import { SqliteTransforms } from './sqlite-transforms.ts';
 import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
 import { WalSync, WalSyncError } from './wal-sync.ts';
@@ -71,10 +72,10 @@ export function openDatabase(options: SqliteStoreOptions): Database.Database {
   try {
     mkdirSync(dirname(options.path), { recursive: true });
     db = new Database(options.path);
-    db.pragma('journal_mode = WAL');
     // A new file only (the mode is fixed once the first table exists): pages freed by a purge can then
     // go back to the file system (retention.reclaim). Older files keep reusing them (docs/operations.md).
     if (Number(db.pragma('page_count', { simple: true })) === 0) db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     db.pragma('foreign_keys = ON');
@@ -94,13 +95,14 @@ class SqliteStore implements Store {
   readonly log: SqliteLog;
   readonly schemas: SqliteSchemas;
   readonly transforms: SqliteTransforms;
+  readonly rules: SqliteRules;
   readonly lookups: SqliteLookups;
   readonly alerts: SqliteAlerts;
   readonly controls: SqliteControls;
   readonly settingsMigrations: SqliteSettingsMigrations;
+  readonly retention: SqliteRetention;
   readonly #db: Database.Database;
   readonly #ctx: SqliteContext;
-  readonly retention: SqliteRetention;
   readonly #committer: GroupCommitter<SqliteWrite, number[]>;
   readonly #walSync: WalSync | null;
   readonly #checkpointer: BackgroundCheckpointer | null;
@@ -153,14 +155,15 @@ class SqliteStore implements Store {
     this.log = new SqliteLog(ctx, submit);
     this.schemas = new SqliteSchemas(ctx);
     this.transforms = new SqliteTransforms(ctx);
+    this.rules = new SqliteRules(ctx);
     this.lookups = new SqliteLookups(ctx);
     this.alerts = new SqliteAlerts(ctx);
     this.controls = new SqliteControls(ctx);
     this.settingsMigrations = new SqliteSettingsMigrations(ctx, { classes: this.classes, schemas: this.schemas, productions: this.productions });
+    this.retention = new SqliteRetention(ctx, (pages) => checkpointer?.committed(pages));
   }
 
   close(): Promise<void> {
-    this.retention = new SqliteRetention(ctx, (pages) => checkpointer?.committed(pages));
     this.#closing ??= this.#close();
     return this.#closing;
   }
