@@ -116,7 +116,7 @@ export function registerPortalRoutes(
     const messages = await namespace.messages.trace(session);
     if (messages.length === 0) throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `No message belongs to session ${session}`);
     const log = await namespace.log.search({ sessionId: session, limit: 1000 });
-    return { session, messages, log: log.map(logEntryJson).reverse() };
+    return { session, messages, log: log.map((entry) => ({ ...logEntryJson(entry), logged_at: entry.timeLogged })).reverse() };
   });
 
   serve(scope, catalog, portal.searchLog, async (request) => {

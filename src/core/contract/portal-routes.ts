@@ -99,7 +99,15 @@ export const sessionTrace = route({
   summary: 'The visual trace of a session: its messages oldest first and its log entries',
   params: idParams('Session id'),
   querystring: namespaceQuery(),
-  replies: ok('Trace', closed({ session: Type.Integer(), messages: Type.Array(messageHeader), log: Type.Array(logEntry) })),
+  replies: ok(
+    'Trace',
+    closed({
+      session: Type.Integer(),
+      messages: Type.Array(messageHeader),
+      // time_logged has whole seconds: the trace orders entries among messages by the millisecond.
+      log: Type.Array(closed({ ...logEntry.properties, logged_at: Type.Integer({ description: 'time_logged in epoch milliseconds' }) })),
+    }),
+  ),
 });
 
 export const searchLog = route({

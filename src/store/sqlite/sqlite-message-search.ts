@@ -1,16 +1,19 @@
 /**
  * The content search on SQLite (`MessageRepository.find`). Two stages in one statement:
  *
- * 1. the window: ids of the messages matching the header filters, newest first, at most `scanLimit`
- *    of them — an index walk ((ns_id), (ns_id, status), (ns_id, target, status), (session_id) or
- *    (ns_id, created_at), whichever the planner picks), headers only;
- * 2. the row checks on those ids: the error substring, the body substring and the JSON body tests
- *    (json_type / json_extract on the body row), stopping at `limit` hits.
+ * 1. the window: the headers of the messages matching the header filters, newest first, at most
+ *    `scanLimit` of them — an index walk ((ns_id), (ns_id, status), (ns_id, target, status),
+ *    (session_id) or (ns_id, created_at), whichever the planner picks);
+ * 2. the row checks on those headers: the error substring, and on the body row (found by its primary
+ *    key) the body substring and the JSON body tests (json_type / json_extract), stopping at `limit` hits.
  *
- * The window is a subquery with a LIMIT joined to other tables, which SQLite never flattens: it runs as a
- * co-routine the outer query pulls from, so a search with frequent hits stops early and one with rare
- * hits examines at most `scanLimit` rows. When the window was used up first, a second walk of the
- * window alone (headers only) says where it ended: the next page continues below it.
+ * The window is a subquery with a LIMIT joined to another table, which SQLite never flattens: it runs as
+ * a co-routine the outer loop pulls from, in its own order (newest first), so a search with frequent
+ * hits stops early and one with rare hits examines at most `scanLimit` rows. The outer query has no
+ * ORDER BY on purpose: one would make SQLite check the whole window and sort it before the first hit
+ * (the hits are sorted here instead, at most `limit` of them). The window carries the header columns so
+ * that the outer loop does not look each message up a second time. When the window was used up first, a
+ * second walk of the window alone (headers only) says where it ended: the next page continues below it.
  */
 import type Database from 'better-sqlite3';
 import type { BodyTest, PathStep } from '../../core/body-condition.ts';
@@ -71,7 +74,7 @@ function build(nsId: number, search: MessageSearch): Built {
   const checkParams: unknown[] = [];
   // instr: an exact, case-sensitive substring with no wildcard characters to escape.
   if (search.error !== undefined && search.error !== '') {
-    checks.push('instr(m.error, ?) > 0');
+    checks.push('instr(h.error, ?) > 0');
     checkParams.push(search.error);
   }
   if (search.text !== undefined && search.text !== '') {
@@ -83,12 +86,11 @@ function build(nsId: number, search: MessageSearch): Built {
     // CASE evaluates in order: json_type on a body that is not JSON (a pickle) would raise an error.
     checks.push(`(CASE WHEN b.encoding IN ('json', 'native') AND json_valid(b.data) THEN ${tests.join(' AND ')} ELSE 0 END)`);
   }
-  return { window: `SELECT m.id FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`, windowParams, checks, checkParams };
+  return { window: `FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`, windowParams, checks, checkParams };
 }
 
-const hitColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
-  m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until,
-  m.classname, coalesce(b.encoding, 'empty') AS encoding`;
+const windowColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
+  m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until, m.classname`;
 
 export class SqliteMessageSearch {
   readonly #db: Database.Database;
@@ -115,14 +117,15 @@ export class SqliteMessageSearch {
     const body = search.bodyChars === undefined ? "coalesce(b.data, '')" : "substr(coalesce(b.data, ''), 1, ?)";
     const bodyParams = search.bodyChars === undefined ? [] : [Math.max(0, Math.floor(search.bodyChars))];
     const sql =
-      `SELECT ${hitColumns}, ${body} AS body FROM (${built.window}) w ` +
-      `JOIN messages m ON m.id = w.id LEFT JOIN message_bodies b ON b.message_id = m.id` +
-      `${built.checks.length > 0 ? ` WHERE ${built.checks.join(' AND ')}` : ''} ORDER BY m.id DESC LIMIT ?`;
+      `SELECT h.*, coalesce(b.encoding, 'empty') AS encoding, ${body} AS body FROM (SELECT ${windowColumns} ${built.window}) h ` +
+      `LEFT JOIN message_bodies b ON b.message_id = h.id${built.checks.length > 0 ? ` WHERE ${built.checks.join(' AND ')}` : ''} LIMIT ?`;
     const rows = this.#statement(sql).all(...bodyParams, ...built.windowParams, windowSize, ...built.checkParams, limit) as HitRow[];
-    const hits: MessageHit[] = rows.map((row) => ({ ...toHeader(namespace, row), classname: row.classname, encoding: row.encoding, body: row.body }));
+    const hits: MessageHit[] = rows
+      .map((row) => ({ ...toHeader(namespace, row), classname: row.classname, encoding: row.encoding, body: row.body }))
+      .sort((a, b) => b.id - a.id);
     if (hits.length === limit) return { hits, next: hits.at(-1)!.id, scanned: 0 };
     if (!bounded) return { hits, next: null, scanned: 0 };
-    const walked = this.#statement(`SELECT count(*) AS n, min(id) AS low FROM (${built.window})`).get(...built.windowParams, windowSize) as {
+    const walked = this.#statement(`SELECT count(*) AS n, min(id) AS low FROM (SELECT m.id ${built.window})`).get(...built.windowParams, windowSize) as {
       n: number;
       low: number | null;
     };

@@ -1,18 +1,28 @@
 /**
- * The event log: the newest entries, then a live tail polling `GET /log?since_id=` every two
- * seconds; filters by type, item and text; each entry links to its session trace and message.
+ * The event log, filtered on the server (`GET /log/search`: type, item, text), so a filter finds every
+ * matching entry of the store and not only those already loaded. Pages go back with `before` (the
+ * last id of the page). On the first page a live tail asks the server every two seconds for matching
+ * entries newer than the newest shown. Each entry links to its session trace and message.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { specRoutes, type LogEntryJson as LogEntry } from '../../../src/client/routes.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { portalRoutes, type LogEntryJson as LogEntry, type QueryOf } from '../../../src/client/routes.ts';
 import { errorMessage } from '../connection.ts';
-import { ErrorNote, Pager, Panel } from '../components/common.tsx';
+import { ErrorNote, Panel } from '../components/common.tsx';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 
-const logTypes = ['Assert', 'Error', 'Warning', 'Info', 'Trace', 'Alert'];
-const bufferLimit = 5000;
+const logTypes = ['Assert', 'Error', 'Warning', 'Info', 'Trace', 'Alert'] as const;
 const pageLength = 100;
 const pollMs = 2000;
+/** The text filter is sent once typing pauses this long. */
+const typingMs = 300;
+
+type LogQuery = QueryOf<typeof portalRoutes.searchLog>;
+
+function logQuery(type: string, item: string, text: string): LogQuery {
+  const chosen = logTypes.find((candidate) => candidate === type);
+  return { ...(chosen ? { type: chosen } : {}), ...(item ? { item } : {}), ...(text ? { text } : {}) };
+}
 
 export function EventLog() {
   const { api } = useSession();
@@ -21,51 +31,66 @@ export function EventLog() {
   const [live, setLive] = useState(true);
   const [type, setType] = useState('');
   const [item, setItem] = useState('');
+  const [typed, setTyped] = useState('');
   const [text, setText] = useState('');
-  const [page, setPage] = useState(0);
-  const lastId = useRef(0);
+  // Keyset paging: the `before` of each page seen, so "Newer" can go back.
+  const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
+  const [knownItems, setKnownItems] = useState<string[]>([]);
+  const before = cursors[cursors.length - 1];
+  const filters = useMemo(() => logQuery(type, item, text), [type, item, text]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => setText(typed), typingMs);
+    return () => clearTimeout(timer);
+  }, [typed]);
 
   useEffect(() => {
     let stopped = false;
-    lastId.current = 0;
-    setEntries([]);
-    api.call(specRoutes.log, { query: { top: 500 } }).then(
-      (newest) => {
+    api.call(portalRoutes.searchLog, { query: { ...filters, ...(before !== undefined ? { before } : {}), limit: pageLength } }).then(
+      (found) => {
         if (stopped) return;
-        lastId.current = newest[0]?.id ?? 0;
-        setEntries(newest);
+        setError('');
+        setEntries(found);
       },
-      (failure: unknown) => setError(errorMessage(failure)),
+      (failure: unknown) => !stopped && setError(errorMessage(failure)),
     );
     return () => {
       stopped = true;
     };
-  }, [api]);
+  }, [api, filters, before]);
 
+  // The live tail: only on the first page, where new entries belong.
   useEffect(() => {
-    if (!live) return;
+    if (!live || before !== undefined) return;
     const timer = setInterval(async () => {
       try {
-        const fresh = await api.call(specRoutes.log, { query: { since_id: lastId.current } });
+        const newest = await api.call(portalRoutes.searchLog, { query: { ...filters, limit: pageLength } });
         setError('');
-        if (fresh.length === 0) return;
-        lastId.current = fresh[fresh.length - 1]!.id;
-        setEntries((old) => [...fresh.reverse(), ...old].slice(0, bufferLimit));
+        setEntries((old) => {
+          const top = old[0]?.id ?? 0;
+          const fresh = newest.filter((entry) => entry.id > top);
+          return fresh.length === 0 ? old : [...fresh, ...old].slice(0, pageLength);
+        });
       } catch (failure) {
         setError(errorMessage(failure));
       }
     }, pollMs);
     return () => clearInterval(timer);
-  }, [api, live]);
+  }, [api, live, filters, before]);
 
-  const items = useMemo(() => [...new Set(entries.map((entry) => entry.config_name).filter(Boolean))].sort(), [entries]);
-  const shown = useMemo(() => {
-    const needle = text.toLowerCase();
-    return entries.filter(
-      (entry) => (!type || entry.type === type) && (!item || entry.config_name === item) && (!needle || entry.text.toLowerCase().includes(needle)),
-    );
-  }, [entries, type, item, text]);
-  const pageEntries = shown.slice(page * pageLength, (page + 1) * pageLength);
+  // The item filter offers every item seen so far (the chosen one stays even when its page is empty).
+  useEffect(() => {
+    setKnownItems((old) => {
+      const names = new Set([...old, ...entries.map((entry) => entry.config_name).filter(Boolean)]);
+      return names.size === old.length ? old : [...names].sort();
+    });
+  }, [entries]);
+
+  const refilter = (change: () => void) => {
+    change();
+    setCursors([undefined]);
+  };
+  const last = entries.at(-1);
 
   return (
     <Panel
@@ -79,7 +104,7 @@ export function EventLog() {
       <div className="filters" role="search">
         <label>
           Type
-          <select value={type} onChange={(e) => (setType(e.target.value), setPage(0))} aria-label="Type filter">
+          <select value={type} onChange={(e) => refilter(() => setType(e.target.value))} aria-label="Type filter">
             <option value="">All</option>
             {logTypes.map((name) => (
               <option key={name}>{name}</option>
@@ -88,19 +113,19 @@ export function EventLog() {
         </label>
         <label>
           Item
-          <select value={item} onChange={(e) => (setItem(e.target.value), setPage(0))} aria-label="Item filter">
+          <select value={item} onChange={(e) => refilter(() => setItem(e.target.value))} aria-label="Item filter">
             <option value="">All</option>
-            {items.map((name) => (
+            {knownItems.map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>
         </label>
         <label>
           Text
-          <input value={text} onChange={(e) => (setText(e.target.value), setPage(0))} placeholder="contains…" aria-label="Text filter" />
+          <input value={typed} onChange={(e) => refilter(() => setTyped(e.target.value))} placeholder="contains (case-sensitive)…" aria-label="Text filter" />
         </label>
-        <span className="muted">
-          {shown.length} of {entries.length} entries
+        <span className="muted" aria-live="polite">
+          {entries.length} entries on this page{type || item || text ? ', filtered by the server' : ''}
         </span>
       </div>
       <ErrorNote error={error} />
@@ -118,7 +143,7 @@ export function EventLog() {
           </tr>
         </thead>
         <tbody>
-          {pageEntries.map((entry) => (
+          {entries.map((entry) => (
             <tr key={entry.id} className={`log-${entry.type.toLowerCase()}`}>
               <td>{entry.id}</td>
               <td className="nowrap">{entry.time_logged}</td>
@@ -132,7 +157,15 @@ export function EventLog() {
           ))}
         </tbody>
       </table>
-      <Pager page={page} hasNext={(page + 1) * pageLength < shown.length} onPage={setPage} />
+      <div className="pager">
+        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+          ← Newer
+        </button>
+        <span>Page {cursors.length}</span>
+        <button type="button" disabled={entries.length < pageLength || !last} onClick={() => last && setCursors([...cursors, last.id])}>
+          Older →
+        </button>
+      </div>
     </Panel>
   );
 }

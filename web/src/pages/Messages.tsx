@@ -1,9 +1,12 @@
 /**
- * Message search (time, source, target, class, status, session, body text), paged by id (keyset:
- * `before` = last id of the page), and the detail of one message with resend.
+ * Message search by header fields and body content (`GET /messages/search`): time range, source,
+ * target, class, status (suspended included), session, error text, body text and a JSON body condition
+ * (`$.patient.id = 42`, `$.name contains "urgent"`), paged by the server's opaque cursor; the list shows
+ * each message's class and the start of its body; the result exports as CSV or NDJSON. The detail of one
+ * message with resend.
  */
 import { useState, type FormEvent } from 'react';
-import { portalRoutes, type QueryOf } from '../../../src/client/routes.ts';
+import { messageSearchRoutes, portalRoutes, type QueryOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, formatTime, prettyJson, useAction, useLoad } from '../components/common.tsx';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
@@ -15,28 +18,67 @@ const fields = [
   { name: 'target', label: 'Target', placeholder: 'item' },
   { name: 'classname', label: 'Class', placeholder: 'module.Class' },
   { name: 'session', label: 'Session', placeholder: 'id' },
+  { name: 'error', label: 'Error contains', placeholder: 'text' },
   { name: 'text', label: 'Body contains', placeholder: 'text' },
 ] as const;
-const statuses = ['queued', 'delivered', 'completed', 'error', 'discarded'] as const;
-type MessageQuery = QueryOf<typeof portalRoutes.searchMessages>;
+const statuses = ['queued', 'delivered', 'completed', 'error', 'suspended', 'discarded'] as const;
+const pageLength = 50;
+const previewLength = 120;
+
+type SearchQuery = QueryOf<typeof messageSearchRoutes.searchMessageContent>;
+type Filters = Record<string, string>;
 
 /** The form's texts as the search route declares them: a session id as a number, a status from the list. */
-function messageQuery(filters: Record<string, string>): MessageQuery {
-  const { from, to, source, target, classname, session, text, status } = filters;
+function searchQuery(filters: Filters): Omit<SearchQuery, 'cursor' | 'limit' | 'preview'> {
+  const { from, to, source, target, classname, session, error, text, status, body } = filters;
   const chosen = statuses.find((candidate) => candidate === status);
-  return { from, to, source, target, classname, text, ...(session ? { session: Number(session) } : {}), ...(chosen ? { status: chosen } : {}) };
+  const texts = Object.entries({ from, to, source, target, classname, error, text, body }).filter(([, value]) => value);
+  return { ...Object.fromEntries(texts), ...(session ? { session: Number(session) } : {}), ...(chosen ? { status: chosen } : {}) };
 }
-const pageLength = 50;
+
+/** Downloads an export through the signed-in client (the credentials ride in a header, so a plain link cannot). */
+async function download(api: ReturnType<typeof useSession>['api'], format: 'csv' | 'ndjson', filters: Filters): Promise<void> {
+  const query = new URLSearchParams({ namespace: api.namespace });
+  for (const [name, value] of Object.entries(searchQuery(filters))) query.set(name, String(value));
+  const response = await api.transport.request({ method: 'GET', path: `/api/iop/messages/export/${format}?${query}`, timeoutMs: 600_000 });
+  if (response.status !== 200) {
+    let text = response.text;
+    try {
+      text = (JSON.parse(response.text) as { error?: string }).error ?? text;
+    } catch {
+      // Not JSON: the text as it came.
+    }
+    throw new Error(text || `Export failed (HTTP ${response.status})`);
+  }
+  const type = format === 'csv' ? 'text/csv' : 'application/x-ndjson';
+  const url = URL.createObjectURL(new Blob([response.text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = /filename="([^"]+)"/.exec(response.headers['content-disposition'] ?? '')?.[1] ?? `messages.${format}`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
 
 export function Messages({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
-  const initial = Object.fromEntries([...fields.map((f) => f.name), 'status'].map((name) => [name, query.get(name) ?? '']));
-  const [form, setForm] = useState<Record<string, string>>(initial);
-  const [filters, setFilters] = useState<Record<string, string>>(initial);
-  // Keyset paging: the `before` of each page seen, so "Newer" can go back.
-  const [cursors, setCursors] = useState<Array<number | undefined>>([undefined]);
-  const before = cursors[cursors.length - 1];
-  const page = useLoad(() => api.call(portalRoutes.searchMessages, { query: { ...messageQuery(filters), before, limit: pageLength } }), [api, filters, before]);
+  const initial = Object.fromEntries([...fields.map((f) => f.name), 'status', 'body'].map((name) => [name, query.get(name) ?? '']));
+  const [form, setForm] = useState<Filters>(initial);
+  const [filters, setFilters] = useState<Filters>(initial);
+  // Cursor paging: the cursor of each page seen, so "Newer" can go back.
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const page = useLoad(
+    () =>
+      api.call(messageSearchRoutes.searchMessageContent, {
+        query: { ...searchQuery(filters), ...(cursor ? { cursor } : {}), limit: pageLength, preview: previewLength },
+      }),
+    [api, filters, cursor],
+  );
+  const exporting = useAction();
+  const found = page.data?.messages ?? [];
+  const next = page.data?.next_cursor ?? null;
 
   function search(event: FormEvent) {
     event.preventDefault();
@@ -45,8 +87,20 @@ export function Messages({ query }: { query: URLSearchParams }) {
   }
 
   return (
-    <Panel title="Messages">
-      <form className="filters" onSubmit={search} role="search" aria-label="Message search">
+    <Panel
+      title="Messages"
+      actions={
+        <>
+          <button type="button" disabled={exporting.busy} onClick={() => void exporting.run(() => download(api, 'csv', filters))}>
+            Export CSV
+          </button>
+          <button type="button" disabled={exporting.busy} onClick={() => void exporting.run(() => download(api, 'ndjson', filters))}>
+            Export NDJSON
+          </button>
+        </>
+      }
+    >
+      <form className="filters message-search" onSubmit={search} role="search" aria-label="Message search">
         {fields.map((field) => (
           <label key={field.name}>
             {field.label}
@@ -67,12 +121,29 @@ export function Messages({ query }: { query: URLSearchParams }) {
             ))}
           </select>
         </label>
+        <label className="body-condition">
+          Body condition
+          <input
+            name="body"
+            value={form.body ?? ''}
+            placeholder='$.patient.id = 42 and $.name contains "urgent"'
+            title='A JSON path = a JSON value, or a JSON path contains "text"; several joined by "and"'
+            onChange={(e) => setForm({ ...form, body: e.target.value })}
+          />
+        </label>
         <button type="submit" className="primary">
           Search
         </button>
       </form>
       <ErrorNote error={page.error} />
-      <table className="grid" aria-label="Messages found">
+      <ErrorNote error={exporting.error} />
+      {page.data && page.data.scanned > 0 ? (
+        <p className="muted scan-note" role="status">
+          Examined {page.data.scanned.toLocaleString('en')} messages for this page and stopped there
+          {found.length > 0 ? ` with ${found.length} found` : ' without a match'}; “Older →” searches further back.
+        </p>
+      ) : null}
+      <table className="grid messages" aria-label="Messages found">
         <thead>
           <tr>
             <th>Id</th>
@@ -81,19 +152,21 @@ export function Messages({ query }: { query: URLSearchParams }) {
             <th>Kind</th>
             <th>Source</th>
             <th>Target</th>
+            <th>Class</th>
             <th>Status</th>
             <th>Error</th>
+            <th>Body</th>
           </tr>
         </thead>
         <tbody>
-          {page.data?.messages.length === 0 ? (
+          {page.data && found.length === 0 ? (
             <tr>
-              <td colSpan={8} className="muted">
-                No message matches.
+              <td colSpan={10} className="muted">
+                {next ? 'No match in the messages examined so far.' : 'No message matches.'}
               </td>
             </tr>
           ) : null}
-          {page.data?.messages.map((message) => (
+          {found.map((message) => (
             <tr key={message.id} className="clickable" onClick={() => navigate(href('messages', message.id))}>
               <td>
                 <a href={href('messages', message.id)}>{message.id}</a>
@@ -107,10 +180,14 @@ export function Messages({ query }: { query: URLSearchParams }) {
               <td>{message.kind}</td>
               <td>{message.source}</td>
               <td>{message.target}</td>
+              <td className="classname">{message.classname}</td>
               <td>
                 <StatusBadge status={message.status} />
               </td>
               <td className="error-text">{message.error ?? ''}</td>
+              <td className="body-preview" title={message.preview}>
+                {message.encoding === 'pickle' ? <span className="muted">(pickled)</span> : message.preview || <span className="muted">(empty)</span>}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -120,7 +197,7 @@ export function Messages({ query }: { query: URLSearchParams }) {
           ← Newer
         </button>
         <span>Page {cursors.length}</span>
-        <button type="button" disabled={!page.data?.next_before} onClick={() => page.data?.next_before && setCursors([...cursors, page.data.next_before])}>
+        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
           Older →
         </button>
       </div>

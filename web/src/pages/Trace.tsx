@@ -1,17 +1,17 @@
 /**
  * The visual trace of a session: one column per item (in the order they first appear), one row per
- * message in time order drawn as an arrow from its source to its target, the session's log entries
- * inline on their item's column. Selecting an arrow shows that message.
+ * message drawn as an arrow from its source to its target, the session's log entries inline on their
+ * item's column, messages and entries in one time order (traceRows). Selecting an arrow shows that message.
  */
 import { useMemo, useState } from 'react';
-import { portalRoutes, type LogEntryJson as LogEntry, type MessageHeaderJson as MessageHeader, type ReplyOf } from '../../../src/client/routes.ts';
+import { portalRoutes, type MessageHeaderJson as MessageHeader, type ReplyOf } from '../../../src/client/routes.ts';
 
 type SessionTrace = ReplyOf<typeof portalRoutes.sessionTrace>;
 import { ErrorNote, Panel, formatTime, useLoad } from '../components/common.tsx';
 import { MessageDetail } from './Messages.tsx';
 import { useSession } from '../session.tsx';
 
-type Row = { kind: 'message'; message: MessageHeader } | { kind: 'log'; entry: LogEntry };
+type Row = { kind: 'message'; message: MessageHeader } | { kind: 'log'; entry: TraceLogEntry };
 
 const columnWidth = 190;
 const rowHeight = 34;
@@ -20,24 +20,24 @@ const left = 150;
 
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
-/** Messages in time order; each log entry right after its message, the others by time. */
+type TraceLogEntry = SessionTrace['log'][number];
+
+/**
+ * One timeline: messages by creation time and log entries by the millisecond they were logged, so an
+ * entry written while a message was handled sits between the messages sent before and after it. At the
+ * same millisecond a message comes before the entries (its handling logs after it arrived); equal
+ * times keep the id order of their kind.
+ */
 export function traceRows(trace: SessionTrace): Row[] {
-  const rows: Row[] = [];
-  const byMessage = new Map<string, LogEntry[]>();
-  const loose: LogEntry[] = [];
-  for (const entry of trace.log) {
-    if (entry.message_id && trace.messages.some((m) => String(m.id) === entry.message_id))
-      byMessage.set(entry.message_id, [...(byMessage.get(entry.message_id) ?? []), entry]);
-    else loose.push(entry);
-  }
-  const logTime = (entry: LogEntry) => Date.parse(`${entry.time_logged.replace(' ', 'T')}Z`);
   const messages = [...trace.messages].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id);
+  const entries = [...trace.log].sort((a, b) => a.logged_at - b.logged_at || a.id - b.id);
+  const rows: Row[] = [];
+  let next = 0;
   for (const message of messages) {
-    while (loose.length && logTime(loose[0]!) < message.createdAt - 999) rows.push({ kind: 'log', entry: loose.shift()! });
+    while (next < entries.length && entries[next]!.logged_at < message.createdAt) rows.push({ kind: 'log', entry: entries[next++]! });
     rows.push({ kind: 'message', message });
-    for (const entry of byMessage.get(String(message.id)) ?? []) rows.push({ kind: 'log', entry });
   }
-  for (const entry of loose) rows.push({ kind: 'log', entry });
+  for (const entry of entries.slice(next)) rows.push({ kind: 'log', entry });
   return rows;
 }
 
