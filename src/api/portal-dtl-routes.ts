@@ -82,7 +82,18 @@ export function registerPortalDtlRoutes(
       throw new ConveyorError('ERR_INVALID_INPUT', 'json (the source message as a JSON value) or envelope (the test envelope XML) is required');
     const input = envelope === undefined ? json : parseTestEnvelope(envelope, 'test envelope');
     const classname = given(request.body.classname);
-    return dtl.runTransform(source ? { source } : { name }, { json: input, ...(classname ? { classname } : {}) });
+    const sqlHost = given(request.body.sqlHost);
+    const { target, aux, parameters } = request.body;
+    if ('target' in request.body && (target === null || typeof target !== 'object'))
+      throw new ConveyorError('ERR_INVALID_INPUT', 'target (the initial target) must be a JSON object or list');
+    return dtl.runTransform(source ? { source } : { name }, {
+      json: input,
+      ...(classname ? { classname } : {}),
+      ...('target' in request.body ? { target } : {}),
+      ...('aux' in request.body ? { aux } : {}),
+      ...(parameters ? { parameters } : {}),
+      ...(sqlHost ? { sqlHost } : {}),
+    });
   });
 
   serve(scope, catalog, dtlRoutes.listSchemas, async (request) => {

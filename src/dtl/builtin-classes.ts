@@ -39,6 +39,11 @@ const CLASSES: Record<string, Record<string, FunctionDef>> = {
   '%SYSTEM.Encryption': base64,
 };
 
+/** True for the classes Conveyor answers itself (whatever the method). */
+export function isBuiltinClass(className: string): boolean {
+  return Object.hasOwn(CLASSES, className);
+}
+
 export function builtinClassMethod(className: string, method: string): FunctionDef | undefined {
   const cls = CLASSES[className];
   return cls && Object.hasOwn(cls, method) ? cls[method] : undefined;

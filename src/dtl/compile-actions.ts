@@ -85,12 +85,16 @@ class ActionCompiler {
     for (const [index, action] of actions.entries()) {
       if (action.disabled || action.kind === 'comment') continue;
       const where: ActionWhere = { action: action.kind, position: actionPosition(list, index) };
+      const references = this.state.scope.classReferences ?? [];
+      const before = references.length;
       try {
         const step = this.action(action, loopDepth, where);
         if (step) steps.push(step);
       } catch (error) {
         this.report(error, where);
       }
+      // Inner blocks named theirs already; the rest were met in this action's own attributes or code.
+      for (const reference of references.slice(before)) reference.position ??= where.position;
     }
     return steps;
   }

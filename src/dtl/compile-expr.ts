@@ -25,9 +25,20 @@ export interface MethodSlot {
   call: (ctx: RunContext, args: unknown[]) => unknown;
 }
 
+/** A `##class(Name).Method()` that goes to the host (not a built-in class), where it is written. */
+export interface ClassReference {
+  className: string;
+  method: string;
+  pos: Position;
+  /** The action it is in (src/dtl/action-position.ts); absent inside a class method. */
+  position?: string;
+}
+
 /** What names an expression may call beyond the function set: the class's own methods. */
 export interface CompileScope {
   methods?: ReadonlyMap<string, MethodSlot>;
+  /** Collects the host class calls met while compiling, for the checks that know the namespace. */
+  classReferences?: ClassReference[];
 }
 
 export const EMPTY_SCOPE: CompileScope = {};
@@ -326,6 +337,7 @@ export function compileExpr(node: ExprNode, scope: CompileScope = EMPTY_SCOPE, a
         checkArity(`##class(${className}).`, method, builtin.min, builtin.max, args.length, node.pos);
         return call(node.pos, builtin.call, args);
       }
+      scope.classReferences?.push({ className, method, pos: node.pos });
       return call(
         node.pos,
         (ctx, values) => {

@@ -4,7 +4,7 @@
  * from the arguments or their defaults; `Quit value` / `Return value` is the result.
  */
 import type { ClassMethodNode } from './ast.ts';
-import { compileExpr, type CompileScope, type MethodSlot } from './compile-expr.ts';
+import { compileExpr, type ClassReference, type CompileScope, type MethodSlot } from './compile-expr.ts';
 import { ObjectScriptError, type RunContext } from './context.ts';
 import { DtlSyntaxError, shift, type DtlDiagnostic } from './diagnostics.ts';
 import { parseExpression } from './expr-parser.ts';
@@ -53,9 +53,14 @@ function compileMethod(method: ClassMethodNode, scope: CompileScope, depth: { no
 }
 
 /** The scope of a transform: its class methods, compiled (errors go to `diagnostics`). */
-export function compileClassMethods(methods: ClassMethodNode[], document: string, diagnostics: DtlDiagnostic[]): CompileScope {
+export function compileClassMethods(
+  methods: ClassMethodNode[],
+  document: string,
+  diagnostics: DtlDiagnostic[],
+  classReferences: ClassReference[] = [],
+): CompileScope {
   const slots = new Map<string, MethodSlot>();
-  const scope: CompileScope = { methods: slots };
+  const scope: CompileScope = { methods: slots, classReferences };
   const depth = { now: 0 };
   // Names first, so methods can call each other (and themselves) in any order.
   for (const m of methods) {

@@ -40,5 +40,6 @@ export { schemaToTree, type SchemaTreeNode } from './schema-tree.ts';
 export { TransformCache, type CacheKey } from './cache.ts';
 export { interpretTransform, type InterpretedTransform } from './interpret.ts';
 export { checkPathsAgainstSchemas, type DocTypeSchemas } from './schema-check.ts';
+export { checkReferences, type KnownClasses } from './reference-check.ts';
 export { checkExpression, compileExpression, type CompiledExpression, type CompileExpressionOptions, type ExpressionContext } from './expression.ts';
 export { parseLookupTableXml, serializeLookupTableXml, type LookupTables } from './lookup-table-xml.ts';

@@ -3,6 +3,7 @@
  * up in the JSON schema of the source / target doc type. A path the schema does not describe is a
  * warning (IoP documents may carry fields their schema lacks), reported at its position.
  */
+import { actionList, actionPosition } from './action-position.ts';
 import type { ActionNode, TransformNode } from './ast.ts';
 import { DtlSyntaxError, type DtlDiagnostic, type Position } from './diagnostics.ts';
 import type { ExprNode, PathStep } from './expr-ast.ts';
@@ -100,15 +101,22 @@ function expressions(action: ActionNode): [string, string][] {
   }
 }
 
-function children(action: ActionNode): ActionNode[] {
+/** The action lists inside a container, each with its position prefix (src/dtl/action-position.ts). */
+function children(action: ActionNode, position: string): [ActionNode[], string][] {
   switch (action.kind) {
     case 'foreach':
     case 'group':
-      return action.actions;
+      return [[action.actions, actionList(position, 'actions')]];
     case 'if':
-      return [...(action.whenTrue ?? []), ...(action.whenFalse ?? [])];
+      return [
+        [action.whenTrue ?? [], actionList(position, 'whenTrue')],
+        [action.whenFalse ?? [], actionList(position, 'whenFalse')],
+      ];
     case 'switch':
-      return [...action.cases.flatMap((c) => c.actions), ...(action.otherwise?.actions ?? [])];
+      return [
+        ...action.cases.map((c, index): [ActionNode[], string] => [c.actions, actionList(position, `cases.${index}.actions`)]),
+        [action.otherwise?.actions ?? [], actionList(position, 'otherwise')],
+      ];
     default:
       return [];
   }
@@ -122,8 +130,9 @@ export function checkPathsAgainstSchemas(ast: TransformNode, schemas: DocTypeSch
   };
   const docType = { source: ast.sourceDocType || ast.sourceClass, target: ast.targetDocType || ast.targetClass };
   const out: DtlDiagnostic[] = [];
-  const walk = (actions: ActionNode[]): void => {
-    for (const action of actions) {
+  const walk = (actions: ActionNode[], list: string): void => {
+    for (const [index, action] of actions.entries()) {
+      const position = actionPosition(list, index);
       const python = (action.languageOverride ?? ast.language) === 'python';
       for (const [attr, text] of python ? [] : expressions(action)) {
         if (text.trim() === '') continue;
@@ -139,12 +148,18 @@ export function checkPathsAgainstSchemas(ast: TransformNode, schemas: DocTypeSch
           const paths = known[root];
           const path = schemaPath(steps);
           if (!paths || path === null || paths.has(path)) return;
-          out.push({ document: ast.document, ...pos, severity: 'warning', message: `${root} path "${path}" is not in the schema of ${docType[root]}` });
+          out.push({
+            document: ast.document,
+            ...pos,
+            severity: 'warning',
+            message: `${root} path "${path}" is not in the schema of ${docType[root]}`,
+            position,
+          });
         });
       }
-      walk(children(action));
+      for (const [inner, innerList] of children(action, position)) walk(inner, innerList);
     }
   };
-  walk(ast.actions);
+  walk(ast.actions, '');
   return out;
 }

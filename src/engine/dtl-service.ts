@@ -10,9 +10,11 @@ import { ConveyorError, errorText, isConveyorError } from '../core/errors.ts';
 import { jsonErrorPosition } from '../core/json-error-position.ts';
 import type { MessageBody } from '../core/message.ts';
 import { checkName } from '../core/names.ts';
+import { transformNameProblem } from '../dtl/transform-name.ts';
 import { checkLookupName } from '../dtl/lookup-table-name.ts';
 import {
   checkPathsAgainstSchemas,
+  checkReferences,
   compileTransform,
   formatDiagnostic,
   parseTransform,
@@ -23,15 +25,16 @@ import {
   type DtlDiagnostic,
   type DtlHost,
   type DtlResult,
+  type RunOptions,
   type JsonValue,
   type SchemaTreeNode,
   type TransformNode,
 } from '../dtl/index.ts';
 import type { Store, StoredTransform } from '../store/store.ts';
-import type { DtlOperations, SchemaSummary, TransformRunResult, TransformSummary } from './namespace-operations.ts';
+import type { DtlOperations, SchemaSummary, TransformRunInput, TransformRunResult, TransformSummary } from './namespace-operations.ts';
 import { defaultSqlHost, SqlHosts, type SqlHostSource } from './sql-hosts/sql-hosts.ts';
 
-export type { TransformRunResult, TransformSummary };
+export type { TransformRunInput, TransformRunResult, TransformSummary };
 
 export class DtlService implements DtlOperations {
   /** The namespace's lookup tables, loaded on the first run that needs them; dropped on change. */
@@ -84,9 +87,21 @@ export class DtlService implements DtlOperations {
     return this.store.transforms.history(this.namespace, name);
   }
 
-  /** Validates, then stores a new version; a document with errors is refused with its diagnostics. */
+  /**
+   * Validates, then stores a new version; a document with errors is refused with its diagnostics.
+   * The name is the transform's class name: a name that is not one (spaces…), or a class document
+   * whose class is another, is refused before anything is stored.
+   */
   async putTransform(name: string, source: string): Promise<StoredTransform> {
-    checkName('transform', name);
+    const problem = transformNameProblem(name);
+    if (problem) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid transform name: ${problem}`);
+    const className = declaredClassName(source);
+    if (className !== null && className !== name) {
+      throw new ConveyorError(
+        'ERR_INVALID_INPUT',
+        `The document is the class ${className} but is being stored as ${name}: store it under ${className}, or rename the class in the document`,
+      );
+    }
     const errors = (await this.compileTransform(source, name)).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new ConveyorError('ERR_DTL', `Transform ${name} has errors: ${errors.map(formatDiagnostic).join('; ')}`, { details: { diagnostics: errors } });
@@ -113,30 +128,73 @@ export class DtlService implements DtlOperations {
       return [{ document: documentName, line: 1, column: 1, severity: 'error', message: errorText(error) }];
     }
     const diagnostics = validateTransform(ast);
+    const stored = new Set((await this.store.transforms.list(this.namespace)).map((t) => t.name));
+    // A transform may call itself (recursion on nested documents): the document being checked counts as stored.
+    if (ast.className) stored.add(ast.className);
+    diagnostics.push(...checkReferences(ast, { namespace: this.namespace, hasTransform: (name) => stored.has(name) }));
     const schemas = {
       source: await this.docTypeSchema(ast.sourceDocType),
       target: await this.docTypeSchema(ast.targetDocType),
     };
+    for (const side of ['source', 'target'] as const) {
+      const docType = side === 'source' ? ast.sourceDocType : ast.targetDocType;
+      if (docType !== '' && schemas[side] === undefined && ast[`${side}Class`] === 'IOP.Message') {
+        diagnostics.push({
+          document: ast.document,
+          ...(ast.attrPos[`${side}DocType`] ?? ast.pos),
+          severity: 'warning',
+          message: `${side}DocType ${docType} is not a schema of namespace ${this.namespace}: its ${side} paths are not checked (import the schema to check them)`,
+        });
+      }
+    }
     if (schemas.source !== undefined || schemas.target !== undefined) diagnostics.push(...checkPathsAgainstSchemas(ast, schemas));
     return diagnostics;
   }
 
-  /** Runs a stored transform (by name) or a document (source) on a JSON source; `<sql>` uses the SQL host `input.sqlHost` (default `default`). */
-  async runTransform(
-    transform: { name?: string; source?: string },
-    input: { classname?: string; json: unknown; sqlHost?: string },
-  ): Promise<TransformRunResult> {
+  /**
+   * Runs a stored transform (by name) or a document (source) on a JSON source, with the caller's
+   * target (create="existing" only), aux and parameters for this run; `<sql>` uses the SQL host
+   * `input.sqlHost` (default `default`).
+   */
+  async runTransform(transform: { name?: string; source?: string }, input: TransformRunInput): Promise<TransformRunResult> {
     let compiled: CompiledTransform;
     if (transform.source !== undefined) compiled = compileTransform(parseTransform(transform.source, 'transform'));
     else if (transform.name) compiled = this.compiled(await this.getTransform(transform.name));
     else throw new ConveyorError('ERR_INVALID_INPUT', 'Give the name of a stored transform or a transform document');
-    const result = await this.execute(compiled, input.json as JsonValue, input.sqlHost);
+    if (input.target !== undefined && compiled.create !== 'existing') {
+      throw new ConveyorError(
+        'ERR_INVALID_INPUT',
+        `target (the initial target) is only used by create="existing" transforms; ${compiled.name} is create="${compiled.create}" and builds its own`,
+      );
+    }
+    const result = await this.execute(compiled, input.json as JsonValue, input.sqlHost, {
+      ...(input.target === undefined ? {} : { target: input.target as JsonValue }),
+      ...(input.aux === undefined ? {} : { aux: input.aux as JsonValue }),
+      ...(input.parameters === undefined ? {} : { parameters: input.parameters }),
+    });
     return {
       target: result.target,
       targetClass: result.targetClassname,
       status: result.status,
       errors: result.errors.map((e) => `${e.document}:${e.line}:${e.column}: ${e.message}`),
       trace: result.trace.map((t) => t.text),
+      errorEntries: result.errors.map(({ kind, message, line, column, action, position }) => ({
+        kind,
+        message,
+        line,
+        column,
+        action: action ?? '',
+        position: position ?? '',
+      })),
+      traceEntries: result.trace.map(({ category, action, position, value, text, line, level }) => ({
+        category,
+        action,
+        position,
+        value,
+        text,
+        line,
+        ...(level ? { level } : {}),
+      })),
     };
   }
 
@@ -235,8 +293,13 @@ export class DtlService implements DtlOperations {
     return this.cache.getOrCompile({ namespace: this.namespace, name: stored.name, version: stored.version }, stored.source);
   }
 
-  private async execute(compiled: CompiledTransform, source: JsonValue, sqlHost: string | undefined): Promise<DtlResult> {
-    return compiled.run(source, { host: await this.host(compiled, sqlHost || defaultSqlHost) });
+  private async execute(
+    compiled: CompiledTransform,
+    source: JsonValue,
+    sqlHost: string | undefined,
+    options: Omit<RunOptions, 'host'> = {},
+  ): Promise<DtlResult> {
+    return compiled.run(source, { ...options, host: await this.host(compiled, sqlHost || defaultSqlHost) });
   }
 
   private async host(compiled: CompiledTransform, sqlHost: string): Promise<DtlHost> {
@@ -277,4 +340,16 @@ export function sourceDocument(body: MessageBody): JsonValue {
   if (body.encoding === 'empty' || body.data === '') return {};
   if (body.encoding === 'pickle') throw new ConveyorError('ERR_DTL', `A pickled ${body.classname} cannot be transformed; send it as JSON`);
   return JSON.parse(body.data) as JsonValue;
+}
+
+/**
+ * The class a class document (`.cls` text or Studio XML export) declares, or null for a bare
+ * `<transform>` (or a document too broken to tell: compiling reports that).
+ */
+function declaredClassName(source: string): string | null {
+  try {
+    return parseTransform(source, 'transform').className;
+  } catch {
+    return null;
+  }
 }

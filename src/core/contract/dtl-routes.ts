@@ -34,6 +34,9 @@ const diagnostic = closed({
   column: Type.Integer(),
   severity: Type.Union([Type.Literal('error'), Type.Literal('warning')]),
   message: Type.String(),
+  position: Type.Optional(
+    Type.String({ description: 'The action it is about: its path in the graph, dot-joined (`2.actions.0`, `1.whenTrue.3`); absent for the transform itself' }),
+  ),
 });
 export type DiagnosticJson = Static<typeof diagnostic>;
 
@@ -118,19 +121,62 @@ export const compileTransform = route({
   body: namespaceBody({ source: Type.String({ description: 'The <transform> XML' }) }),
 });
 
+const flag = (description: string) => Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1)], { description }));
+
+/** The transform parameters of `Ens.DataTransformDTL` (dtl-reference §1.15), 0 or 1 each. */
+const runParameters = closed(
+  {
+    IGNOREMISSINGSOURCE: flag('1: a direct copy from an absent source is skipped; 0: it is an error ("property not found")'),
+    REPORTERRORS: flag('1: action errors make the run fail and are returned; 0: they are traced (category xform) and the run is ok'),
+    TREATEMPTYREPEATINGFIELDASNULL: flag('1: an empty repeating field is not iterated nor copied'),
+    GENERATEEMPTYSEGMENTS: flag('1 (with IGNOREMISSINGSOURCE=1): an absent source writes "" instead of nothing'),
+  },
+  "This run's parameters over the transform's own (the others keep theirs; subtransforms keep their own)",
+);
+
+const actionName = Type.String({ description: 'The action: assign, foreach, if, switch, trace, code, sql, subtransform… ("" outside any action)' });
+const actionPath = Type.String({
+  description: 'Where the action is in the graph: its path, dot-joined (`2.actions.0`, `1.whenTrue.3`, `0.cases.1.actions.0`)',
+});
+
+const traceEntry = closed({
+  category: Type.Union([Type.Literal('user'), Type.Literal('xform')], {
+    description: 'user: <trace> or $$$TRACE/$$$LOG… in code; xform: an action error traced because REPORTERRORS=0',
+  }),
+  action: actionName,
+  position: actionPath,
+  value: Type.Unsafe<unknown>({ description: 'What was traced, as JSON (a structure stays one); for xform, the error message' }),
+  text: Type.String({ description: 'The value as text' }),
+  line: Type.Integer({ description: 'Line of the action in the XML' }),
+  level: Type.Optional(Type.Union([Type.Literal('Info'), Type.Literal('Warning'), Type.Literal('Error'), Type.Literal('Alert')])),
+});
+
+const errorEntry = closed({
+  kind: Type.Union([Type.Literal('action'), Type.Literal('runtime')], {
+    description: 'action: collected, the run went on; runtime: an ObjectScript error that ended the run',
+  }),
+  message: Type.String(),
+  line: Type.Integer(),
+  column: Type.Integer(),
+  action: actionName,
+  position: actionPath,
+});
+
 export const runTransform = route({
   ...dtlRoute(
     'POST',
     '/transforms/run',
     'viewer',
-    "Run a stored transform (`name`) or a document (`source`) on a source message: `json`, or the spec's test `envelope` `<test><Message><json><![CDATA[…]]></json></Message></test>`",
+    'Run a stored transform (`name`) or a document (`source`) on a source message: `json`, or the spec\'s test `envelope` `<test><Message><json><![CDATA[…]]></json></Message></test>`; with an initial `target` (create="existing"), `aux` and this run\'s `parameters`',
     'Result',
     closed({
       target: anyJson,
       targetClass: Type.String(),
       status: Type.Union([Type.Literal('ok'), Type.Literal('error')]),
-      errors: Type.Array(Type.String()),
-      trace: Type.Array(Type.String()),
+      errors: Type.Array(Type.String(), { description: '`document:line:column: message` of each error' }),
+      trace: Type.Array(Type.String(), { description: 'The text of each trace entry' }),
+      errorEntries: Type.Array(errorEntry, { description: 'The errors, structured (same order as errors)' }),
+      traceEntries: Type.Array(traceEntry, { description: 'The trace, structured (same order as trace)' }),
     }),
   ),
   body: namespaceBody({
@@ -139,6 +185,10 @@ export const runTransform = route({
     classname: Type.Optional(Type.String()),
     json: Type.Optional(anyJson),
     envelope: Type.Optional(Type.String({ description: 'The test envelope XML' })),
+    target: Type.Optional(Type.Unsafe<unknown>({ description: 'The initial target, for a create="existing" transform (refused otherwise)' })),
+    aux: Type.Optional(Type.Unsafe<unknown>({ description: 'The aux value the transform reads (`aux.{…}`)' })),
+    parameters: Type.Optional(runParameters),
+    sqlHost: Type.Optional(Type.String({ description: 'The SQL host `<sql>` runs on (default `default`)' })),
   }),
 });
 
