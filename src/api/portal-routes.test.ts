@@ -87,7 +87,7 @@ class PortalFakeEngine extends FakeEngine {
     deleteTransform: async () => undefined,
     compileTransform: async (_ns, source): Promise<DtlDiagnostic[]> =>
       source.includes('<transform') ? [] : [{ document: 'T', line: 1, column: 1, severity: 'error', message: 'no <transform> root' }],
-    runTransform: async (_ns, _t, input) => ({ target: input.json, targetClass: 'x', status: 'ok', errors: [], trace: [] }),
+    runTransform: async (_ns, _t, input) => ({ target: input.json, targetClass: 'x', status: 'ok', errors: [], trace: [], errorEntries: [], traceEntries: [] }),
     listSchemas: async () => [],
     getSchema: async (_ns, name) => ({ name, category: 'p', schema: {} }),
     schemaTree: async () => [{ name: 'a', path: 'a', type: '%String', repeating: false, required: false, children: [] }],
