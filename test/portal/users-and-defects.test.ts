@@ -250,7 +250,8 @@ describe.skipIf(!hasChromium)(
         page
           .getByRole('table', { name: 'Entries' })
           .locator('tbody input')
-          .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+          .all()
+          .then((inputs) => Promise.all(inputs.map((input) => input.inputValue())));
 
       await page.getByLabel('Import entries').setInputFiles(file);
       await expect
