@@ -115,6 +115,38 @@ describe('UserDirectory', () => {
     await expect(users.remove('ghost')).rejects.toThrow(/No user named "ghost"/);
   });
 
+  it('keeps a disabled flag in the file across a reload, a new password and a new role, until enabled', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await users.set('root', 'pw', 'admin');
+    await users.set('ops', 'pw', 'operator');
+    await users.setDisabled('ops', true);
+    await users.setPassword('ops', 'pw2');
+    await users.setRole('ops', 'viewer');
+    const again = await UserDirectory.open(join(dir, 'users.json'));
+    expect(again.get('ops')).toEqual({ name: 'ops', role: 'viewer', disabled: true });
+    expect(again.isDisabled('ops')).toBe(true);
+    // The password still verifies: refusing a disabled user is the API's job, which checks the password first.
+    expect(await again.verify('ops', 'pw2')).toEqual({ name: 'ops', role: 'viewer' });
+    await again.setDisabled('ops', false);
+    expect(JSON.parse(await readFile(join(dir, 'users.json'), 'utf8')).users.find((user: { name: string }) => user.name === 'ops')).not.toHaveProperty(
+      'disabled',
+    );
+  });
+
+  it('counts only enabled admins when keeping the last one', async () => {
+    const users = await UserDirectory.open(join(dir, 'users.json'));
+    await users.set('root', 'pw', 'admin');
+    await users.set('spare', 'pw', 'admin');
+    await users.setDisabled('spare', true);
+    await expect(users.setDisabled('root', true)).rejects.toThrow('Cannot disable root: it is the last enabled admin');
+    await expect(users.setRole('root', 'operator')).rejects.toThrow('Cannot make root an operator: it is the last enabled admin');
+    await expect(users.remove('root')).rejects.toThrow('Cannot remove root: it is the last enabled admin');
+    // A disabled admin may go: it is not the one keeping the users manageable.
+    await users.remove('spare');
+    await expect(users.setDisabled('ghost', true)).rejects.toThrow('No user named "ghost" (users: root)');
+    expect(users.list()).toEqual([{ name: 'root', role: 'admin', disabled: false }]);
+  });
+
   it('reports a broken users file as a configuration error', async () => {
     await writeFile(join(dir, 'users.json'), '{"users": [{"name": "x"}]}');
     await expect(UserDirectory.open(join(dir, 'users.json'))).rejects.toMatchObject({ code: 'ERR_CONFIG' });

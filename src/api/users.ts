@@ -235,7 +235,7 @@ export class UserDirectory {
     // Hashed before the change's turn: scrypt is the slow part and needs nothing from the file.
     const record = await hashPassword(name, password, role);
     await this.#change((users) => {
-      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} a ${role}`);
+      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} ${role === 'viewer' ? 'a' : 'an'} ${role}`);
       const disabled = users.get(name)?.disabled === true;
       users.set(name, disabled ? { ...record, disabled } : record);
     });
@@ -247,7 +247,7 @@ export class UserDirectory {
     await this.#change((users) => {
       const current = users.get(name);
       if (!current) throw unknownUser(name, users);
-      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} a ${role}`);
+      if (role !== 'admin') keepAnAdmin(users, name, `make ${name} ${role === 'viewer' ? 'a' : 'an'} ${role}`);
       users.set(name, { ...current, role });
     });
   }

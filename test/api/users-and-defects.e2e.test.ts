@@ -78,7 +78,7 @@ describe('users and the portal defects, server side', () => {
       expect(disable.status).toBe(400);
       expect(errorOf(disable)).toBe('ERROR #INVALID_INPUT: Cannot disable root: it is the last enabled admin (Give another user the admin role first)');
       expect(errorOf(await admin('POST', '/api/iop/users/root/role', { role: 'operator' }))).toMatch(
-        /Cannot make root a operator: it is the last enabled admin/,
+        /Cannot make root an operator: it is the last enabled admin/,
       );
       expect(errorOf(await admin('DELETE', '/api/iop/users/root'))).toMatch(/Cannot remove root: it is the last enabled admin/);
       // With the other admin enabled again, root may be disabled (and backup enables it back).
