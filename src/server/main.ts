@@ -5,6 +5,7 @@
  * `conveyor serve --watch` also restarts the items whose Python files change (python-watch.ts).
  * `conveyor users reset-password NAME`: a new password for a user of a home (server running or not).
  * `conveyor stop`: ends the server of a home (SIGTERM to the pid it records) and waits for it.
+ * `conveyor purge`: asks the running server of a home to purge old finished messages and log entries.
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
@@ -13,6 +14,7 @@ import { killChildProcesses } from './child-processes.ts';
 import { loadConfig, type ConfigOverrides } from './config.ts';
 import { diagnose, doctorReport } from './doctor.ts';
 import { chosenPassword, resetPassword, usersHome } from './reset-password.ts';
+import { purgeLines, purgeThroughServer, type PurgeFlags } from './purge-command.ts';
 import { watchPythonFiles } from './python-watch.ts';
 import { startServer } from './server.ts';
 import { stopHomeServer } from './stop-command.ts';
@@ -168,6 +170,27 @@ program
       process.exitCode = outcome.exitCode;
     } catch (error) {
       process.stderr.write(`Error: ${errorText(error)}\n`);
+      process.exitCode = 1;
+    }
+  });
+
+program
+  .command('purge')
+  .description('purge finished messages and event-log entries older than a bound, through the running server of a home (dry run first with --dry-run)')
+  .option('--home <dir>', 'the home directory (default CONVEYOR_HOME or ~/.conveyor)')
+  .option('--namespace <name>', 'the namespace', 'USER')
+  .option('--keep-days <days>', 'keep this many days, purge what is older')
+  .option('--older-than <instant>', 'purge what was created before this ISO 8601 instant (UTC when no zone is given)')
+  .option('--dry-run', 'count and measure only; delete nothing')
+  .option('--no-log', 'leave the event log alone')
+  .action(async (flags: PurgeFlags & { home?: string }) => {
+    try {
+      const config = configOf(flags);
+      const reply = await purgeThroughServer(config.home, config.apiPrefix, flags);
+      process.stdout.write(`${purgeLines(reply).join('\n')}\n`);
+    } catch (error) {
+      const hint = isConveyorError(error) && error.hint ? `\n${error.hint}` : '';
+      process.stderr.write(`Error: ${errorText(error)}${hint}\n`);
       process.exitCode = 1;
     }
   });

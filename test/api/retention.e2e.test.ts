@@ -180,6 +180,11 @@ describe('GET and PUT /retention', () => {
   });
 });
 
+interface BackgroundReport {
+  usage: { messages: number };
+  lastRun: { messages: number } | null;
+}
+
 describe('the background run of a policy', () => {
   it('purges what the policy says on its own, in the running server, and reports the run', async () => {
     const own = tempDir('conveyor-retention-bg-');
@@ -192,9 +197,9 @@ describe('the background run of a policy', () => {
     const background = await startServerProcess(own.path, [], { CONVEYOR_ADMIN_PASSWORD: 'pw', CONVEYOR_RETENTION_INTERVAL_MS: '200' });
     try {
       const deadline = Date.now() + 30_000;
-      let report: { usage: { messages: number }; lastRun: { messages: number } | null } | null = null;
+      let report: BackgroundReport | null = null;
       while (Date.now() < deadline) {
-        report = (await background.local('GET', '/api/iop/retention')).json as typeof report;
+        report = (await background.local('GET', '/api/iop/retention')).json as BackgroundReport;
         if (report?.usage.messages === 1) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

@@ -39,6 +39,9 @@ export interface RetentionOperations {
   lastRun(): RetentionRun | null;
 }
 
+/** The longest an operator's purge runs before it answers with `complete: false`. */
+export const purgeTimeBudgetMs = 240_000;
+
 export class NamespaceRetention implements RetentionOperations {
   #running: Promise<unknown> = Promise.resolve();
 
@@ -71,7 +74,11 @@ export class NamespaceRetention implements RetentionOperations {
     const dryRun = request.dryRun === true;
     const plan = { messagesBefore: before, logBefore: request.includeLog === false ? null : before, dryRun };
     // One purge of the namespace at a time here: a second waits (a dry run too, so its counts are not racing a delete).
-    const run = this.#running.then(() => runPurge(this.store.retention, this.namespace, plan, this.pacing));
+    const run = this.#running.then(() => {
+      // An answer within the API's request timeout (5 min by default): a larger purge stops here, says so, and goes on when asked again.
+      const deadline = Date.now() + purgeTimeBudgetMs;
+      return runPurge(this.store.retention, this.namespace, plan, this.pacing, async () => Date.now() < deadline);
+    });
     this.#running = run.catch(() => undefined);
     const report = await run;
     if (!dryRun) {

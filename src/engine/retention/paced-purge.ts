@@ -30,7 +30,7 @@ export interface Pacing {
   reclaimPages: number;
 }
 
-export const defaultPacing: Pacing = { batchSize: 500, dutyCycle: 0.2, reclaimPages: 1024 };
+export const defaultPacing: Pacing = { batchSize: 250, dutyCycle: 0.2, reclaimPages: 512 };
 
 export interface PurgeReport {
   dryRun: boolean;

@@ -160,7 +160,11 @@ class SqliteStore implements Store {
     this.alerts = new SqliteAlerts(ctx);
     this.controls = new SqliteControls(ctx);
     this.settingsMigrations = new SqliteSettingsMigrations(ctx, { classes: this.classes, schemas: this.schemas, productions: this.productions });
-    this.retention = new SqliteRetention(ctx, (pages) => checkpointer?.committed(pages));
+    this.retention = new SqliteRetention(
+      ctx,
+      (pages) => checkpointer?.committed(pages),
+      () => walSync?.sync() ?? Promise.resolve(),
+    );
   }
 
   close(): Promise<void> {
