@@ -9,6 +9,7 @@ import { testBody } from '../client/api-client.ts';
 import { effectiveDefault, type CommandContext } from './context.ts';
 import { formatList, formatStatus, formatTestReply, toCliExport, toJson } from './output-format.ts';
 import { withProgress } from './progress-watch.ts';
+import { reportFailedItems } from './failed-items.ts';
 
 export async function defaultAction({ command, client, io }: CommandContext): Promise<void> {
   if (command.value !== undefined) {
@@ -49,6 +50,7 @@ export async function lifecycleAction(operation: keyof typeof lifecycle, ctx: Co
   const title = `${presentTense[operation]} ${before.production || 'the production'}`;
   await withProgress(ctx, operation, title, before.production, () => lifecycle[operation](ctx));
   const name = before.production || (await ctx.client.getDefault());
+  if (name && (operation === 'restart' || operation === 'update')) await reportFailedItems(ctx.client, ctx.io, name);
   ctx.io.out(name ? `Production ${name} ${pastTense[operation]}` : `Production ${pastTense[operation]}`);
 }
 

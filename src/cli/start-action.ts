@@ -7,6 +7,7 @@
  */
 import type { StatusReply } from '../client/replies.ts';
 import { effectiveDefault, type CommandContext } from './context.ts';
+import { reportFailedItems } from './failed-items.ts';
 import { CommandInterrupted } from './interrupted.ts';
 import { followUntilInterrupted, printer } from './log-follow.ts';
 import { createProgressView, progressStyle, type ProgressView } from './progress-view.ts';
@@ -62,6 +63,7 @@ export async function startAction(ctx: CommandContext): Promise<void> {
     throw new CommandInterrupted(`The start of ${name} was cancelled; ${state}`);
   }
   const started = outcome.started;
+  await reportFailedItems(client, io, started);
   if (!attached) {
     removeBridge();
     io.out(`Production ${started} started`);

@@ -1,6 +1,7 @@
 /** Productions of the namespace: status and times, lifecycle buttons, the default production. */
 import { specRoutes, type ReplyOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, useAction, useLoad } from '../components/common.tsx';
+import { FailedItems } from '../components/FailedItems.tsx';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 
@@ -53,6 +54,7 @@ export function Productions() {
       }
     >
       <ErrorNote error={overview.error || action.error} />
+      {running ? <FailedItems production={running} /> : null}
       {action.busy ? <p className="muted">Working…</p> : null}
       <table className="grid" aria-label="Productions">
         <thead>
