@@ -201,8 +201,16 @@ describe('portal routes', () => {
   it('lists items with state, kind, queue depth and targets', async () => {
     engine.state.get('USER')!.defaultProduction = 'Demo.Production';
     engine.state.get('USER')!.queues = [{ target: 'Python.FileOperation', queued: 3, delivered: 1, oldest: 5 }];
-    engine.edges = [{ from: 'Python.Router', to: 'Python.FileOperation' }];
+    // Arrows come from the target settings (no traffic needed); flows seen at run time only count while this production runs.
+    const definitions = engine.state.get('USER')!.definitions;
+    const original = definitions.get('Demo.Production')!;
+    const [operation, router] = original.items;
+    const routed = { ...router!, settings: [{ target: 'Host' as const, name: 'TargetConfigNames', value: 'Python.FileOperation' }] };
+    definitions.set('Demo.Production', { ...original, items: [operation!, routed] });
+    engine.edges = [{ from: 'Python.FileOperation', to: 'Python.Router' }];
     const body = (await app.inject({ url: '/api/iop/items', headers: auth('viewer') })).json();
+    definitions.set('Demo.Production', original);
+    engine.edges = [];
     expect(body.running).toBe(false);
     expect(body.items).toEqual([
       {

@@ -4,6 +4,7 @@
  * their state, the production definition (read and replace, for settings edits), class bindings and
  * event-log search. The DTL, schema and lookup routes are in portal-dtl-routes.ts.
  */
+import { configuredConnections } from '../core/configured-connections.ts';
 import type { FastifyInstance } from 'fastify';
 import * as portal from '../core/contract/portal-routes.ts';
 import type { QueryOf } from '../core/contract/route.ts';
@@ -136,14 +137,11 @@ export function registerPortalRoutes(
   serve(scope, catalog, portal.items, async (request) => {
     const namespace = await namespaceOf(request, engine);
     const definition = await namespace.getDefinition(given(request.query.production));
-    const [status, states, depths, edges, bindings] = await Promise.all([
-      namespace.status(),
-      namespace.items(),
-      namespace.queues(),
-      namespace.connections(),
-      namespace.classes(),
-    ]);
+    const [status, states, depths, bindings] = await Promise.all([namespace.status(), namespace.items(), namespace.queues(), namespace.classes()]);
     const running = status.status === 'running' && status.production === definition.name;
+    // The diagram's arrows: the target settings of this definition (drawn before any traffic), and the
+    // flows seen at run time when it is the one running.
+    const edges = [...configuredConnections(definition, bindings), ...(running ? await namespace.connections() : [])];
     const stateOf = new Map(states.map((state) => [state.name, state]));
     const depthOf = new Map(depths.map((depth) => [depth.target, depth]));
     const kindOf = new Map(bindings.map((binding) => [binding.name, binding.kind]));

@@ -191,6 +191,16 @@ describe.skipIf(!hasChromium)('message search, event log and trace in a browser 
     await page.locator('input[name="error"]').fill('lab link');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => column(1)).toEqual([String(filled.failed)]);
+    // A ticked row gets the message actions (O3's component); unticking removes them.
+    expect(await page.getByRole('region', { name: 'Message actions' }).count()).toBe(0);
+    await page.getByLabel(`Select message ${filled.failed}`).check();
+    await page
+      .getByRole('region', { name: 'Message actions' })
+      .getByRole('button', { name: /Discard/ })
+      .waitFor();
+    expect(page.url()).not.toContain(`messages/${filled.failed}`);
+    await page.getByLabel(`Select message ${filled.failed}`).uncheck();
+    await expect.poll(() => page.getByRole('region', { name: 'Message actions' }).count()).toBe(0);
     await page.locator('input[name="error"]').fill('');
   });
 

@@ -1,5 +1,6 @@
 /** The portal shell: sign-in gate, navigation, namespace picker, and the page of the current hash. */
 import type { ReactNode } from 'react';
+import { Alerts } from './pages/Alerts.tsx';
 import { Configuration } from './pages/Configuration.tsx';
 import { DtlEditor } from './pages/DtlEditor.tsx';
 import { DtlList } from './pages/DtlList.tsx';
@@ -7,10 +8,12 @@ import { DtlTester } from './pages/DtlTester.tsx';
 import { EventLog } from './pages/EventLog.tsx';
 import { MessageDetail, Messages } from './pages/Messages.tsx';
 import { Lookups } from './pages/Lookups.tsx';
+import { Monitor } from './pages/Monitor.tsx';
 import { Productions } from './pages/Productions.tsx';
 import { Queues } from './pages/Queues.tsx';
 import { Schemas } from './pages/Schemas.tsx';
 import { SignIn } from './pages/SignIn.tsx';
+import { Store } from './pages/Store.tsx';
 import { TestComponent } from './pages/TestComponent.tsx';
 import { Trace } from './pages/Trace.tsx';
 import { Users } from './pages/Users.tsx';
@@ -19,6 +22,8 @@ import { SessionGate, useSession } from './session.tsx';
 
 const sections: Array<{ key: string; label: string }> = [
   { key: 'productions', label: 'Productions' },
+  { key: 'monitor', label: 'Monitor' },
+  { key: 'alerts', label: 'Alerts' },
   { key: 'log', label: 'Event log' },
   { key: 'messages', label: 'Messages' },
   { key: 'queues', label: 'Queues' },
@@ -26,6 +31,7 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'dtl', label: 'DTL' },
   { key: 'schemas', label: 'Schemas' },
   { key: 'lookups', label: 'Lookups' },
+  { key: 'store', label: 'Store' },
 ];
 /** Sections only an admin sees (a viewer or operator opening the address is told it is for admins). */
 const adminSections: Array<{ key: string; label: string }> = [{ key: 'users', label: 'Users' }];
@@ -39,6 +45,10 @@ function page(route: Route): ReactNode {
       return id ? <MessageDetail key={id} id={Number(id)} /> : <Messages key={route.query.toString()} query={route.query} />;
     case 'queues':
       return <Queues />;
+    case 'monitor':
+      return <Monitor />;
+    case 'alerts':
+      return <Alerts />;
     case 'test':
       return <TestComponent />;
     case 'schemas':
@@ -47,6 +57,8 @@ function page(route: Route): ReactNode {
       return <Lookups />;
     case 'users':
       return <Users />;
+    case 'store':
+      return <Store />;
     case 'dtl':
       if (id === 'edit' && name) return <DtlEditor key={name} name={name} query={route.query} />;
       if (id === 'test' && name) return <DtlTester key={name} name={name} />;

@@ -1,6 +1,8 @@
 /**
  * The items of a production as a left-to-right diagram: services, processes, operations (and other
- * components) in columns, with the connections between them. Plain SVG; each node is focusable.
+ * components) in columns, with the connections between them (from the target settings, and the flows
+ * seen while it runs). Plain SVG; each node is focusable. The drawing scales down to the width it is
+ * given (never cut off); the monitor colours each node by its health.
  */
 import type { ItemStateJson as ItemState } from '../../../src/client/routes.ts';
 
@@ -34,19 +36,42 @@ function columnOf(item: ItemState): string {
   return (columns as readonly string[]).includes(item.kind) ? item.kind : 'component';
 }
 
+/** How the monitor sees an item: ok (green), degraded (amber), down (red). */
+export type ItemHealth = 'ok' | 'degraded' | 'down';
+
 function stateClass(item: ItemState): string {
   if (item.error || item.state === 'error') return 'node-error';
   if (!item.enabled) return 'node-disabled';
   return item.state === 'running' ? 'node-running' : 'node-stopped';
 }
 
-export function ProductionDiagram({ items, selected, onSelect }: { items: ItemState[]; selected: string; onSelect(name: string): void }) {
+export function ProductionDiagram({
+  items,
+  selected,
+  onSelect,
+  health,
+}: {
+  items: ItemState[];
+  selected: string;
+  onSelect(name: string): void;
+  /** Per item name, its health (the monitor page): the node is coloured by it. */
+  health?: ReadonlyMap<string, ItemHealth>;
+}) {
   const { boxes, width, height } = layout(items);
+  const drawnWidth = Math.max(width, 400);
   const byName = new Map(boxes.map((box) => [box.item.name, box]));
   const headers = [...new Set(boxes.map((box) => box.x))].map((x) => ({ x, column: columnOf(boxes.find((box) => box.x === x)!.item) }));
   return (
     <div className="diagram-scroll">
-      <svg className="diagram" width={Math.max(width, 400)} height={height} role="group" aria-label="Production diagram">
+      <svg
+        className="diagram"
+        viewBox={`0 0 ${drawnWidth} ${height}`}
+        width="100%"
+        style={{ maxWidth: drawnWidth }}
+        preserveAspectRatio="xMinYMin meet"
+        role="group"
+        aria-label="Production diagram"
+      >
         <defs>
           <marker id="edge-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto">
             <path d="M 0 0 L 10 5 L 0 10 z" fill="#8a97a5" />
@@ -79,7 +104,8 @@ export function ProductionDiagram({ items, selected, onSelect }: { items: ItemSt
         {boxes.map(({ item, x, y }) => (
           <g
             key={item.name}
-            className={`diagram-node ${stateClass(item)}${selected === item.name ? ' selected' : ''}`}
+            className={`diagram-node ${stateClass(item)}${health?.has(item.name) ? ` health-${health.get(item.name)}` : ''}${selected === item.name ? ' selected' : ''}`}
+            data-health={health?.get(item.name)}
             transform={`translate(${x},${y})`}
             tabIndex={0}
             role="button"
@@ -96,7 +122,7 @@ export function ProductionDiagram({ items, selected, onSelect }: { items: ItemSt
             <text x={14} y={41} className="diagram-meta">
               {`${item.enabled ? item.state : 'disabled'} · queue ${item.queued}${item.delivered ? ` (+${item.delivered})` : ''}${item.error ? ' · error' : ''}`}
             </text>
-            <title>{`${item.name} (${item.classname})${item.error ? `\n${item.error}` : ''}`}</title>
+            <title>{`${item.name} (${item.classname})${health?.has(item.name) ? ` · ${health.get(item.name)}` : ''}${item.error ? `\n${item.error}` : ''}`}</title>
           </g>
         ))}
       </svg>

@@ -2,12 +2,13 @@
  * Message search by header fields and body content (`GET /messages/search`): time range, source,
  * target, class, status (suspended included), session, error text, body text and a JSON body condition
  * (`$.patient.id = 42`, `$.name contains "urgent"`), paged by the server's opaque cursor; the list shows
- * each message's class and the start of its body; the result exports as CSV or NDJSON. The detail of one
- * message with resend.
+ * each message's class and the start of its body; the result exports as CSV or NDJSON. Ticked rows, and
+ * the detail of one message, get the message actions (abort, discard, resend, edit and resend).
  */
 import { useState, type FormEvent } from 'react';
 import { messageSearchRoutes, portalRoutes, type QueryOf } from '../../../src/client/routes.ts';
 import { ErrorNote, Panel, StatusBadge, formatTime, prettyJson, useAction, useLoad } from '../components/common.tsx';
+import { MessageActions } from '../components/MessageActions.tsx';
 import { href, navigate } from '../router.ts';
 import { useSession } from '../session.tsx';
 
@@ -62,13 +63,17 @@ async function download(api: ReturnType<typeof useSession>['api'], format: 'csv'
 }
 
 export function Messages({ query }: { query: URLSearchParams }) {
-  const { api } = useSession();
+  const { api, can } = useSession();
   const initial = Object.fromEntries([...fields.map((f) => f.name), 'status', 'body'].map((name) => [name, query.get(name) ?? '']));
   const [form, setForm] = useState<Filters>(initial);
   const [filters, setFilters] = useState<Filters>(initial);
   // Cursor paging: the cursor of each page seen, so "Newer" can go back.
   const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
   const cursor = cursors[cursors.length - 1];
+  // The rows ticked for the message actions; a new search or page starts with none.
+  const [selected, setSelected] = useState<number[]>([]);
+  const turnPage = (next: Array<string | undefined>) => (setSelected([]), setCursors(next));
+  const toggle = (id: number) => setSelected((old) => (old.includes(id) ? old.filter((other) => other !== id) : [...old, id]));
   const page = useLoad(
     () =>
       api.call(messageSearchRoutes.searchMessageContent, {
@@ -82,7 +87,7 @@ export function Messages({ query }: { query: URLSearchParams }) {
 
   function search(event: FormEvent) {
     event.preventDefault();
-    setCursors([undefined]);
+    turnPage([undefined]);
     setFilters({ ...form });
   }
 
@@ -143,6 +148,7 @@ export function Messages({ query }: { query: URLSearchParams }) {
           {found.length > 0 ? ` with ${found.length} found` : ' without a match'}; “Older →” searches further back.
         </p>
       ) : null}
+      {can('operator') && selected.length > 0 ? <MessageActions key={selected.join(',')} ids={selected} onDone={page.reload} /> : null}
       <table className="grid messages" aria-label="Messages found">
         <thead>
           <tr>
@@ -168,7 +174,16 @@ export function Messages({ query }: { query: URLSearchParams }) {
           ) : null}
           {found.map((message) => (
             <tr key={message.id} className="clickable" onClick={() => navigate(href('messages', message.id))}>
-              <td>
+              <td className="nowrap">
+                {can('operator') ? (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select message ${message.id}`}
+                    checked={selected.includes(message.id)}
+                    onClick={(e) => e.stopPropagation()}
+                    onChange={() => toggle(message.id)}
+                  />
+                ) : null}{' '}
                 <a href={href('messages', message.id)}>{message.id}</a>
               </td>
               <td className="nowrap">{formatTime(message.createdAt)}</td>
@@ -193,11 +208,11 @@ export function Messages({ query }: { query: URLSearchParams }) {
         </tbody>
       </table>
       <div className="pager">
-        <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button type="button" disabled={cursors.length === 1} onClick={() => turnPage(cursors.slice(0, -1))}>
           ← Newer
         </button>
         <span>Page {cursors.length}</span>
-        <button type="button" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+        <button type="button" disabled={!next} onClick={() => next && turnPage([...cursors, next])}>
           Older →
         </button>
       </div>
@@ -206,11 +221,8 @@ export function Messages({ query }: { query: URLSearchParams }) {
 }
 
 export function MessageDetail({ id }: { id: number }) {
-  const { api, can } = useSession();
+  const { api } = useSession();
   const message = useLoad(() => api.call(portalRoutes.getMessage, { params: { id } }), [api, id]);
-  const resend = useAction();
-  const [target, setTarget] = useState('');
-  const [resent, setResent] = useState<{ id: number; session_id: number } | null>(null);
   const m = message.data;
   return (
     <Panel title={`Message ${id}`} actions={m ? <a href={href('trace', m.sessionId)}>Trace of session {m.sessionId}</a> : null}>
@@ -247,30 +259,7 @@ export function MessageDetail({ id }: { id: number }) {
             <pre className="code" aria-label="Body">
               {prettyJson(m.body.data) || '(empty)'}
             </pre>
-            {can('operator') && m.kind === 'request' ? (
-              <form
-                className="inline-form"
-                onSubmit={(e) => {
-                  e.preventDefault();
-                  void resend.run(async () => setResent(await api.call(portalRoutes.resendMessage, { params: { id }, body: target ? { target } : {} })));
-                }}
-              >
-                <label>
-                  Resend to
-                  <input value={target} placeholder={m.target} onChange={(e) => setTarget(e.target.value)} aria-label="Resend target" />
-                </label>
-                <button type="submit" disabled={resend.busy}>
-                  Resend
-                </button>
-                {resent ? (
-                  <span className="ok-note">
-                    Sent as message <a href={href('messages', resent.id)}>{resent.id}</a>, session{' '}
-                    <a href={href('trace', resent.session_id)}>{resent.session_id}</a>
-                  </span>
-                ) : null}
-                <ErrorNote error={resend.error} />
-              </form>
-            ) : null}
+            <MessageActions ids={[id]} onDone={message.reload} />
           </div>
         </div>
       ) : null}
