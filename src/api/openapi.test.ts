@@ -86,9 +86,6 @@ describe('GET /openapi.json', () => {
       { op: 'get /api/iop/queues', url: '/api/iop/queues' },
       { op: 'get /api/iop/connections', url: '/api/iop/connections' },
       { op: 'get /api/iop/nodes', url: '/api/iop/nodes' },
-      { op: 'get /api/iop/monitor', url: '/api/iop/monitor' },
-      { op: 'get /api/iop/alerts', url: '/api/iop/alerts?state=open' },
-      { op: 'post /api/iop/alerts/acknowledge', url: '/api/iop/alerts/acknowledge', payload: { ids: [1] } },
       { op: 'get /api/iop/controls/queues', url: '/api/iop/controls/queues' },
       { op: 'post /api/iop/controls/queues/{item}/suspend', url: '/api/iop/controls/queues/Python.FileOperation/suspend', payload: {} },
       { op: 'post /api/iop/controls/queues/{item}/resume', url: '/api/iop/controls/queues/Python.FileOperation/resume', payload: {} },
@@ -98,6 +95,16 @@ describe('GET /openapi.json', () => {
       { op: 'post /api/iop/controls/messages/discard', url: '/api/iop/controls/messages/discard', payload: { ids: [5] } },
       { op: 'post /api/iop/controls/messages/resend', url: '/api/iop/controls/messages/resend', payload: { ids: [5, 6], target: 'Python.FileOperation' } },
       { op: 'post /api/iop/controls/messages/{id}/edit-resend', url: '/api/iop/controls/messages/5/edit-resend', payload: { body: { a: 1 } } },
+      { op: 'get /api/iop/monitor', url: '/api/iop/monitor' },
+      { op: 'get /api/iop/alerts', url: '/api/iop/alerts?state=open' },
+      { op: 'post /api/iop/alerts/acknowledge', url: '/api/iop/alerts/acknowledge', payload: { ids: [1] } },
+      { op: 'put /api/iop/rules/{name}', url: '/api/iop/rules/Demo.Rules', payload: { source: SAMPLE_RULE } },
+      { op: 'get /api/iop/rules', url: '/api/iop/rules' },
+      { op: 'get /api/iop/rules/{name}', url: '/api/iop/rules/Demo.Rules' },
+      { op: 'post /api/iop/rules/compile', url: '/api/iop/rules/compile', payload: { source: SAMPLE_RULE } },
+      { op: 'post /api/iop/rules/test', url: '/api/iop/rules/test', payload: { name: 'Demo.Rules', classname: 'msg.Order', json: { a: 1 }, from: 'In' } },
+      { op: 'get /api/iop/rules/log', url: '/api/iop/rules/log?rule=Demo.Rules' },
+      { op: 'delete /api/iop/rules/{name}', url: '/api/iop/rules/Demo.Rules' },
       { op: 'get /api/iop/list', url: '/api/iop/list' },
       { op: 'post /api/iop/stop', url: '/api/iop/stop' },
       { op: 'post /api/iop/kill', url: '/api/iop/kill' },
@@ -171,6 +178,8 @@ describe('GET /openapi.json', () => {
     expect([...covered].sort()).toEqual(all.sort());
   });
 });
+
+const SAMPLE_RULE = "Class Demo.Rules Extends Ens.Rule.Definition\n{\nXData RuleDefinition\n{\n<ruleDefinition><ruleSet><rule><when condition=\"1\"><send target=\"Op\"/></when></rule></ruleSet></ruleDefinition>\n}\n}";
 
 const sampleAlert: StoredAlert = {
   id: 1,

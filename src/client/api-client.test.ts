@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConveyorError } from '../core/errors.ts';
 import { ConveyorClient } from './api-client.ts';
+import { portalRoutes } from './routes.ts';
 import { createNodeTransport } from './node-transport.ts';
 
 interface Seen {
@@ -209,6 +210,12 @@ describe('ConveyorClient failures', () => {
   it('a 2xx reply carrying an error is a failure', async () => {
     reply = () => ({ status: 200, body: '{"error":"ERROR #5001: bad"}' });
     expect(await failure(client().status())).toMatchObject({ code: 'ERR_SERVER', message: 'ERROR #5001: bad' });
+  });
+
+  it("a 2xx reply of Conveyor's own routes may carry an error field: a failed message is a record, not a failure", async () => {
+    const failed = { id: 5, status: 'error', error: 'ENOENT: no such file', body: { classname: 'Ens.Request', encoding: 'empty', data: '' } };
+    reply = () => ({ status: 200, body: JSON.stringify(failed) });
+    expect(await client().call(portalRoutes.getMessage, { params: { id: 5 } })).toEqual(failed);
   });
 
   it('a 2xx reply that is not JSON is named as such', async () => {

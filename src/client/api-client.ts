@@ -111,8 +111,9 @@ export class ConveyorClient {
     });
     if (response.status < 200 || response.status >= 300) throw httpFailure(method, prefix + path, response, this.transport);
     const reply = parseJson(response, method, prefix + path, this.transport.target);
-    // IoP servers may answer 2xx with {"error": ...}; it is a failure all the same.
-    if (isPlainObject(reply) && typeof reply.error === 'string' && reply.error !== '') {
+    // IoP servers may answer a spec route's 2xx with {"error": ...}; it is a failure all the same. Conveyor's
+    // own routes answer failures with their status, and their records may carry an `error` field (a failed message).
+    if (route.spec && isPlainObject(reply) && typeof reply.error === 'string' && reply.error !== '') {
       throw new ConveyorError('ERR_SERVER', reply.error);
     }
     // The reply is what the declaration says (a Conveyor server serializes it so); IoP servers answer

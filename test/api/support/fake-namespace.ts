@@ -9,7 +9,6 @@ import type { MessageHeader, StoredMessage } from '../../../src/core/message.ts'
 import type { ProductionDefinition, ReportedStatus } from '../../../src/core/production.ts';
 import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
-import type { RuleOperations } from '../../../src/engine/rule-service.ts';
 import type { RetentionOperations } from '../../../src/engine/retention/namespace-retention.ts';
 import type {
   Connection,
@@ -25,6 +24,7 @@ import type {
 } from '../../../src/engine/namespace-operations.ts';
 import type { LogQuery, MessageFilter, QueueDepth } from '../../../src/store/store.ts';
 import type { AlertQuery, StoredAlert } from '../../../src/store/alerts.ts';
+import { fakeRules } from './fake-rules.ts';
 import type { MonitorReport } from '../../../src/engine/monitor/monitor-report.ts';
 
 /** A DTL whose every operation takes the namespace first (what a test's fake provides). */
@@ -145,6 +145,12 @@ function fakeControls(namespace: string): ControlOperations {
   };
 }
 
+/** The fake engine keeps no store to purge: retention is tested against the real engine (test/api/retention.e2e.test.ts). */
+function retentionOutsideTheFake(namespace: string): RetentionOperations {
+  const refuse = (): Promise<never> => Promise.reject(new ConveyorError('ERR_NOT_AVAILABLE', `The fake engine keeps no store to purge (namespace ${namespace})`));
+  return { policy: async () => null, setPolicy: refuse, usage: refuse, purge: refuse, lastRun: () => null };
+}
+
 export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOperations {
   return {
     name,
@@ -184,6 +190,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     classes: () => fake.classes(name),
     messageCounts: () => fake.messageCounts(name),
     monitor: () => fake.monitor(name),
+    retention: retentionOutsideTheFake(name),
     alerts: {
       list: (query) => fake.listAlerts(name, query),
       acknowledge: (ids, user) => fake.acknowledgeAlerts(name, ids, user),
@@ -206,7 +213,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
       resend: (id, target) => fake.resend(name, id, target),
     },
     dtl: boundDtl(fake, name),
+    rules: fakeRules(fake, name),
     controls: fakeControls(name),
   };
 }
-    retention: retentionOutsideTheFake(name),
