@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isConveyorError } from '../core/errors.ts';
-import { checkRuleDefinition, compileRuleDefinition } from './compile-rule.ts';
+import { checkRuleDefinition, compileRuleDefinition, inspectRuleDefinition } from './compile-rule.ts';
 
 const rule = (body: string) => `Class Demo.Rules Extends Ens.Rule.Definition
 {
@@ -63,5 +63,15 @@ describe('compileRuleDefinition', () => {
     ]);
     expect(decision.traces).toEqual(['n=3']);
     expect(decision.returnValue).toBe('send:E');
+  });
+
+  it('inspects a document: the model with its problems, or no model and the parse error', () => {
+    const bad = inspectRuleDefinition(rule('<rule><when condition="1+"><send target="X"/></when></rule>'), 'R');
+    expect(bad.definition?.ruleSets[0]?.items).toMatchObject([{ type: 'rule', whens: [{ condition: '1+' }] }]);
+    expect(bad.diagnostics).toMatchObject([{ document: 'R', line: 7, severity: 'error' }]);
+    expect(inspectRuleDefinition(rule('<rule><when condition="1"><send/></when></rule>'), 'R')).toEqual({
+      definition: null,
+      diagnostics: [{ document: 'R', line: 7, column: 27, severity: 'error', message: '<send> needs a target (one item name or several, comma-separated)' }],
+    });
   });
 });

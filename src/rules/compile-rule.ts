@@ -59,14 +59,30 @@ function compileAll(definition: RuleDefinition, document: string): Compiled {
   return out;
 }
 
-/** Parses and checks a rule document; the positioned problems (empty when it compiles). Never throws for a bad document. */
-export function checkRuleDefinition(text: string, document = 'rule'): DtlDiagnostic[] {
+export interface InspectedRuleDefinition {
+  /** The model, or null when the text does not parse (the one diagnostic says where). */
+  definition: RuleDefinition | null;
+  diagnostics: DtlDiagnostic[];
+}
+
+/**
+ * Parses and checks a rule document in one pass: the model and its positioned problems. The portal's
+ * editor needs both as the text is typed (the form follows the model). Never throws for a bad document.
+ */
+export function inspectRuleDefinition(text: string, document = 'rule'): InspectedRuleDefinition {
+  let definition: RuleDefinition;
   try {
-    return compileAll(readRuleDefinition(text), document).diagnostics;
+    definition = readRuleDefinition(text);
   } catch (error) {
-    if (error instanceof DtlSyntaxError) return [{ document, ...error.position, severity: 'error', message: error.message }];
+    if (error instanceof DtlSyntaxError) return { definition: null, diagnostics: [{ document, ...error.position, severity: 'error', message: error.message }] };
     throw error;
   }
+  return { definition, diagnostics: compileAll(definition, document).diagnostics };
+}
+
+/** Parses and checks a rule document; the positioned problems (empty when it compiles). Never throws for a bad document. */
+export function checkRuleDefinition(text: string, document = 'rule'): DtlDiagnostic[] {
+  return inspectRuleDefinition(text, document).diagnostics;
 }
 
 function ruleLabel(rule: RuleNode, index: number): string {
