@@ -67,8 +67,11 @@ export interface ComponentContext {
   /** The job label in the event log (e.g. the worker's pid). */
   readonly job: string;
   log(type: LogType, text: string, source?: { sourceClass?: string; sourceMethod?: string }, call?: CallContext | null): void;
-  /** Applies a stored DTL transform of the namespace to a body (the transform process, the SDK). */
-  transform?(name: string, body: MessageBody): Promise<MessageBody>;
+  /**
+   * Applies a stored DTL transform of the namespace to a body (the transform process, the SDK, the
+   * routing engine); `aux` is the value the transform reads as `aux` (a routing rule passes its own).
+   */
+  transform?(name: string, body: MessageBody, options?: { aux?: unknown }): Promise<MessageBody>;
   /** A routing rule class of the namespace, compiled (the routing engine); ERR_RULE_NOT_FOUND when absent. */
   routingRule?(name: string): Promise<RoutingRule>;
   /** The spec's schema import: a JSON schema file on the server, a package, a schema name. */

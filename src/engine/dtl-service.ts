@@ -198,10 +198,13 @@ export class DtlService implements DtlOperations {
     };
   }
 
-  /** Applies a stored transform to a message body and returns the target as a message body; `<sql>` uses the SQL host `options.sqlHost` (default `default`). */
-  async transformMessage(name: string, body: MessageBody, options: { sqlHost?: string } = {}): Promise<MessageBody> {
+  /**
+   * Applies a stored transform to a message body and returns the target as a message body; `<sql>`
+   * uses the SQL host `options.sqlHost` (default `default`); `options.aux` is the transform's `aux`.
+   */
+  async transformMessage(name: string, body: MessageBody, options: { sqlHost?: string; aux?: unknown } = {}): Promise<MessageBody> {
     const compiled = this.compiled(await this.getTransform(name));
-    const result = await this.execute(compiled, sourceDocument(body), options.sqlHost);
+    const result = await this.execute(compiled, sourceDocument(body), options.sqlHost, options.aux === undefined ? {} : { aux: options.aux as JsonValue });
     if (result.status === 'error') {
       throw new ConveyorError('ERR_DTL', `Transform ${name} failed: ${result.errors.map((e) => `${e.line}:${e.column}: ${e.message}`).join('; ')}`);
     }

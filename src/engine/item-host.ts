@@ -560,7 +560,7 @@ export class ItemHost {
       },
       newCall: () => new MessageCall(router, name, null),
       // The item's Host setting SqlHost names the SQL host `<sql>` in its transforms uses (docs/dtl.md, SQL hosts).
-      transform: (transform, body) => router.transform(transform, body, { sqlHost: this.settings.host['SqlHost'] ?? '' }),
+      transform: (transform, body, options) => router.transform(transform, body, { ...options, sqlHost: this.settings.host['SqlHost'] ?? '' }),
       ...(router.routingRule ? { routingRule: (rule: string) => router.routingRule!(rule) } : {}),
       importSchema: (path, packageName, schemaName) => router.importSchema(path, packageName, schemaName),
     };

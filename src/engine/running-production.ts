@@ -27,7 +27,7 @@ export interface RunningProductionOptions {
   monitor: NamespaceMonitor;
   /** The DTL of the production's namespace. */
   transforms: {
-    transformMessage(name: string, body: MessageBody, options?: { sqlHost?: string }): Promise<MessageBody>;
+    transformMessage(name: string, body: MessageBody, options?: { sqlHost?: string; aux?: unknown }): Promise<MessageBody>;
     importSchema(request: { path: string; package: string; name: string }): Promise<void>;
   };
   /** The routing rules of the production's namespace (the routing engine); absent: none offered. */
@@ -204,7 +204,7 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     return { message, reply, accepted };
   }
 
-  transform(name: string, body: MessageBody, options: { sqlHost?: string } = {}): Promise<MessageBody> {
+  transform(name: string, body: MessageBody, options: { sqlHost?: string; aux?: unknown } = {}): Promise<MessageBody> {
     return this.options.transforms.transformMessage(name, body, options);
   }
 
@@ -301,7 +301,10 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     this.stopRequested = true;
     for (const host of this.hosts.values()) host.stopInput();
     const deadline = Date.now() + this.options.drainTimeoutMs;
-    while (Date.now() < deadline && [...this.hosts.values()].some((h) => h.state === 'running' && ((h.queue.depth > 0 && !h.queue.suspended) || h.inFlight > 0))) {
+    while (
+      Date.now() < deadline &&
+      [...this.hosts.values()].some((h) => h.state === 'running' && ((h.queue.depth > 0 && !h.queue.suspended) || h.inFlight > 0))
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     // Every item gets its grace time at once, so a stop takes the longest item's time, not the sum.

@@ -53,7 +53,9 @@ describe('routing rule routes', () => {
     expect((await server.local('PUT', '/api/iop/rules/Demo.Rules', { source: RULE })).json).toMatchObject({ version: 2 });
     const got = await server.local('GET', '/api/iop/rules/Demo.Rules?version=1');
     expect(got.json).toMatchObject({ name: 'Demo.Rules', version: 1, history: [{ version: 1 }, { version: 2 }] });
-    expect((await server.local('GET', '/api/iop/rules')).json).toMatchObject({ rules: [{ name: 'Demo.Rules', version: 2, context: 'EnsLib.MsgRouter.RoutingEngine', ruleSets: 1 }] });
+    expect((await server.local('GET', '/api/iop/rules')).json).toMatchObject({
+      rules: [{ name: 'Demo.Rules', version: 2, context: 'EnsLib.MsgRouter.RoutingEngine', ruleSets: 1 }],
+    });
 
     const urgent = await server.local('POST', '/api/iop/rules/test', { name: 'Demo.Rules', classname: 'msg.Order', json: { kind: 'urgent' }, from: 'OrderIn' });
     expect(urgent.status, urgent.text).toBe(200);
@@ -63,10 +65,15 @@ describe('routing rule routes', () => {
       reason: 'rule#1(urgent):when#1',
       returnValue: 'send:Urgent',
       actions: [{ type: 'send', target: 'Urgent', transforms: [] }],
-      steps: [{ rule: 'rule#1(urgent)', outcome: 'when', detail: 'when#1 is true: Document.kind="urgent"', line: 11 }],
+      steps: [{ rule: 'rule#1(urgent)', outcome: 'when', detail: 'when#1 is true: Document.kind="urgent"', line: 12 }],
       error: null,
     });
-    const other = await server.local('POST', '/api/iop/rules/test', { name: 'Demo.Rules', classname: 'msg.Order', json: { kind: 'urgent' }, from: 'Elsewhere' });
+    const other = await server.local('POST', '/api/iop/rules/test', {
+      name: 'Demo.Rules',
+      classname: 'msg.Order',
+      json: { kind: 'urgent' },
+      from: 'Elsewhere',
+    });
     expect(other.json).toMatchObject({
       reason: 'rule#2(rest):otherwise',
       steps: [
@@ -75,9 +82,17 @@ describe('routing rule routes', () => {
       ],
     });
     // A document under edit is tested without being stored.
-    const edited = await server.local('POST', '/api/iop/rules/test', { source: RULE.replace('target="Normal"', 'target="Elsewhere"'), classname: 'msg.X', json: {} });
+    const edited = await server.local('POST', '/api/iop/rules/test', {
+      source: RULE.replace('target="Normal"', 'target="Elsewhere"'),
+      classname: 'msg.X',
+      json: {},
+    });
     expect(edited.json).toMatchObject({ returnValue: 'send:Elsewhere' });
-    const later = await server.local('POST', '/api/iop/rules/test', { source: RULE.replace('effectiveEnd=""', 'effectiveEnd="2020-01-01"'), classname: 'msg.X', at: '2021-05-01T10:00:00' });
+    const later = await server.local('POST', '/api/iop/rules/test', {
+      source: RULE.replace('effectiveEnd=""', 'effectiveEnd="2020-01-01"'),
+      classname: 'msg.X',
+      at: '2021-05-01T10:00:00',
+    });
     expect(later.json).toMatchObject({ ruleSet: null, actions: [], error: 'no rule set of Demo.Rules is in effect at 2021-05-01T10:00:00' });
 
     expect((await server.local('GET', '/api/iop/rules/log?rule=Demo.Rules')).json).toEqual({ entries: [] });
@@ -90,18 +105,20 @@ describe('routing rule routes', () => {
     expect(good.json).toEqual({ ok: true, diagnostics: [] });
     const bad = await server.local('POST', '/api/iop/rules/compile', { source: RULE.replace('Document.kind=', 'Document.kind=..Nope(1)_') });
     expect(bad.status).toBe(200);
-    expect(bad.json).toEqual({ ok: false, diagnostics: [{ line: 11, column: 32, severity: 'error', message: 'unknown function ..Nope' }] });
+    expect(bad.json).toEqual({ ok: false, diagnostics: [{ line: 12, column: 32, severity: 'error', message: 'unknown function ..Nope' }] });
   });
 
   it('refuses bad rule documents with the position, and stores nothing', async () => {
     const malformed = await server.local('PUT', '/api/iop/rules/Demo.Bad', { source: RULE.replace('<return></return>', '<return>') });
     expect(malformed.status).toBe(400);
     expect(malformed.json).toMatchObject({ code: 'ERR_RULE' });
-    expect((malformed.json as { error: string }).error).toMatch(/Rule Demo\.Bad has errors: 14:\d+: malformed XML/);
+    expect((malformed.json as { error: string }).error).toMatch(/Rule Demo\.Bad has errors: 15:\d+: malformed XML/);
 
-    const badCondition = await server.local('PUT', '/api/iop/rules/Demo.Rules', { source: RULE.replace('Document.kind=&quot;urgent&quot;', 'Document.kind=(1') });
+    const badCondition = await server.local('PUT', '/api/iop/rules/Demo.Rules', {
+      source: RULE.replace('Document.kind=&quot;urgent&quot;', 'Document.kind=(1'),
+    });
     expect(badCondition.status).toBe(400);
-    expect((badCondition.json as { error: string }).error).toMatch(/Rule Demo\.Rules has errors: 11:\d+: /);
+    expect((badCondition.json as { error: string }).error).toMatch(/Rule Demo\.Rules has errors: 12:\d+: /);
 
     const wrongName = await server.local('PUT', '/api/iop/rules/Demo.Other', { source: RULE });
     expect(wrongName.status).toBe(400);

@@ -2,7 +2,7 @@
  * IRIS routing rules through the real engine, store and python3 workers: a polled Python service
  * sends orders to `EnsLib.MsgRouter.RoutingEngine`, whose BusinessRuleName names a stored rule class;
  * the rule sends urgent orders to a Python operation and, through a stored DTL transform, to an
- * audit operation, deletes the ones to drop and sends the rest to another operation. The rule log
+ * audit operation (the transform reads the rule's aux), deletes the ones to drop and sends the rest to another operation. The rule log
  * says which rule fired for each message and why, in the session of the message.
  */
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -90,6 +90,7 @@ XData RuleDefinition [ XMLNamespace = "http://www.intersystems.com/rule" ]
 
 const AUDIT_TRANSFORM = `<transform sourceClass="components.Order" targetClass="components.Audit" create="new" language="objectscript">
 <assign property="target.{line}" value="&quot;AUDIT &quot;_source.{id}" action="set"/>
+<assign property="target.{rule}" value="aux.{BusinessRuleName}_&quot; &quot;_aux.{RuleReason}" action="set"/>
 </transform>`;
 
 describe('EnsLib.MsgRouter.RoutingEngine', () => {
@@ -108,7 +109,10 @@ describe('EnsLib.MsgRouter.RoutingEngine', () => {
     const code = join(dir.path, 'code');
     mkdirSync(code);
     writeFileSync(join(code, 'components.py'), components);
-    writeFileSync(join(code, 'settings.py'), "from components import OrderIn, UrgentWriter\nCLASSES = {'Demo.OrderIn': OrderIn, 'Demo.UrgentWriter': UrgentWriter}\n");
+    writeFileSync(
+      join(code, 'settings.py'),
+      "from components import OrderIn, UrgentWriter\nCLASSES = {'Demo.OrderIn': OrderIn, 'Demo.UrgentWriter': UrgentWriter}\n",
+    );
     await user.migrate(join(code, 'settings.py'));
   });
 
@@ -143,18 +147,35 @@ describe('EnsLib.MsgRouter.RoutingEngine', () => {
     await user.rules.putRule('Demo.OrderRules', RULE);
     await user.start('Demo.Routing');
 
-    await eventually(() => {
-      expect(existsSync(urgentFile) && existsSync(auditFile) && existsSync(normalFile)).toBe(true);
-      expect(readFileSync(normalFile, 'utf8').trim().split('\n')).toHaveLength(1);
-      return true;
-    }, 'the three orders routed', 30_000);
+    await eventually(
+      () => {
+        expect(existsSync(urgentFile) && existsSync(auditFile) && existsSync(normalFile)).toBe(true);
+        expect(readFileSync(normalFile, 'utf8').trim().split('\n')).toHaveLength(1);
+        return true;
+      },
+      'the three orders routed',
+      30_000,
+    );
     await eventually(async () => (await user.rules.ruleLog({ rule: 'Demo.OrderRules', limit: 10 })).length === 3, 'three rule log entries');
     await user.stop();
 
-    expect(readFileSync(urgentFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ id: 1, kind: 'urgent' }]);
-    const audit = readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { classname: string; data: string });
-    expect(audit.map((a) => [a.classname, JSON.parse(a.data) as unknown])).toEqual([['components.Audit', { line: 'AUDIT 1' }]]);
-    const normal = readFileSync(normalFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { classname: string; data: string });
+    expect(
+      readFileSync(urgentFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([{ id: 1, kind: 'urgent' }]);
+    const audit = readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { classname: string; data: string });
+    expect(audit.map((a) => [a.classname, JSON.parse(a.data) as unknown])).toEqual([
+      ['components.Audit', { line: 'AUDIT 1', rule: 'Demo.OrderRules rule#1(urgent):when#1' }],
+    ]);
+    const normal = readFileSync(normalFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { classname: string; data: string });
     expect(normal.map((n) => [n.classname, (JSON.parse(n.data) as { id: number }).id])).toEqual([['components.Order', 2]]);
 
     const ruleLog = (await user.rules.ruleLog({ rule: 'Demo.OrderRules', limit: 10 })).reverse();

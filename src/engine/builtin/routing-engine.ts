@@ -29,6 +29,15 @@ function documentOf(body: MessageBody): unknown {
   }
 }
 
+/**
+ * The `aux` a transform on a send reads (dtl-reference §1.1): the rule class and the reason of the
+ * rule that decided the send, at most 2000 characters as in IRIS. Conveyor's rules carry no user
+ * data, so those two fields are empty rather than absent (a transform may read them unguarded).
+ */
+function ruleAux(ruleName: string, reason: string): Record<string, string> {
+  return { BusinessRuleName: ruleName, RuleReason: reason.slice(0, 2000), RuleUserData: '', RuleActionUserData: '' };
+}
+
 export class RoutingEngine extends BuiltinComponent {
   private ruleName = '';
   private logging = 'r';
@@ -83,7 +92,7 @@ export class RoutingEngine extends BuiltinComponent {
       let body = request;
       for (const transform of action.transforms) {
         if (!this.context.transform) throw new ConveyorError('ERR_CONFIG', `Item ${this.context.configName}: this host offers no DTL`);
-        body = await this.context.transform(transform, body);
+        body = await this.context.transform(transform, body, { aux: ruleAux(rule.name, action.reason) });
       }
       if (this.forceSync) await call.sendSync(action.target, body, { description: call.description });
       else await call.sendAsync(action.target, body, { description: call.description, responseRequired: false });
