@@ -36,7 +36,8 @@ export async function checkIrisClasses(registrations: MigrationRegistrations, is
     if (!(await isRegistered(adapter))) problems.push(`${binding.name} names the adapter ${adapter}, which is neither registered nor in CLASSES`);
   }
   if (problems.length === 0) return;
-  throw new ConveyorError('ERR_MIGRATION', `Unknown classes: ${problems.join('; ')} (the supported IRIS classes are listed in docs/enslib.md)`, {
+  // The hint lists what Conveyor does provide; the message says it once, not twice.
+  throw new ConveyorError('ERR_MIGRATION', `Unknown classes: ${problems.join('; ')}`, {
     hint: `Conveyor provides ${[...builtinClasses.keys()].filter(isIrisClassName).join(', ')} and the adapters ${supportedIrisAdapters.join(', ')} (docs/enslib.md)`,
   });
 }

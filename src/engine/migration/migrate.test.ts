@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isConveyorError } from '../../core/errors.ts';
+import { isConveyorError, type ConveyorError } from '../../core/errors.ts';
 import { openStore } from '../../store/open-store.ts';
 import type { Store } from '../../store/store.ts';
 import { migrateSettings } from './migrate.ts';
@@ -248,8 +248,11 @@ describe('migrateSettings: missing sections and errors', () => {
     expect(error.message).toBe(
       'Unknown classes: item Hl7In of production Demo.P uses EnsLib.HL7.Service.FileService, an IRIS class Conveyor does not provide; ' +
         'Python.Mailer names the adapter EnsLib.EMail.OutboundAdapter, an IRIS adapter Conveyor does not provide; ' +
-        'Python.Poller names the adapter Python.NoSuchAdapter, which is neither registered nor in CLASSES ' +
-        '(the supported IRIS classes are listed in docs/enslib.md)',
+        'Python.Poller names the adapter Python.NoSuchAdapter, which is neither registered nor in CLASSES',
+    );
+    expect((error as ConveyorError).hint).toBe(
+      'Conveyor provides EnsLib.File.PassthroughService, EnsLib.File.PassthroughOperation, EnsLib.MsgRouter.RoutingEngine and the adapters ' +
+        'Ens.InboundAdapter, EnsLib.File.InboundAdapter, EnsLib.File.OutboundAdapter, EnsLib.HTTP.OutboundAdapter (docs/enslib.md)',
     );
     expect(await store.classes.list('USER')).toEqual([]);
     expect(await store.productions.list('USER')).toEqual([]);
