@@ -112,6 +112,8 @@ class RuleRun {
   readonly steps: RuleStep[] = [];
   readonly reasons: string[] = [];
   returned = false;
+  /** The rule being evaluated: an error is its step, at its line. */
+  current = { rule: 'ruleSet', line: 0 };
   readonly context: ExpressionContext;
 
   constructor(
@@ -150,6 +152,7 @@ class RuleRun {
   evaluateRule(rule: RuleNode, index: number, input: RuleInput): void {
     const label = ruleLabel(rule, index);
     const line = rule.pos.line;
+    this.current = { rule: label, line };
     if (rule.disabled) {
       this.steps.push({ rule: label, outcome: 'disabled', detail: 'the rule is disabled', line });
       return;
@@ -242,11 +245,14 @@ export function compileRuleDefinition(text: string, options: { document?: string
         run.evaluateSet(ruleSet, input);
       } catch (error) {
         decision.error = error instanceof Error ? error.message : String(error);
-        run.steps.push({ rule: run.steps.at(-1)?.rule ?? 'ruleSet', outcome: 'error', detail: decision.error, line: 0 });
+        run.steps.push({ rule: run.current.rule, outcome: 'error', detail: decision.error, line: run.current.line });
       }
-      decision.actions = run.actions;
       decision.traces = run.traces;
       decision.steps = run.steps;
+      // A failed evaluation decides nothing: the routing engine performs none of the actions
+      // collected before the error, so the decision lists none (the steps show how far it got).
+      if (decision.error !== null) return decision;
+      decision.actions = run.actions;
       decision.reason = run.reasons.join(',');
       decision.returnValue = returnValue(run.actions);
       return decision;
