@@ -77,6 +77,29 @@ describe('GET /metrics', () => {
     );
   });
 
+  it('labels the per-item figures with this node when the store is shared by several nodes; queue depths stay whole', async () => {
+    const nodes = h.engine.nodes.bind(h.engine);
+    h.engine.nodes = async () => [
+      { nodeId: 'node-a', host: 'a', pid: 1, self: true, silentMs: 0 },
+      { nodeId: 'node-b', host: 'b', pid: 2, self: false, silentMs: 10 },
+    ];
+    try {
+      const lines = (await h.app.inject({ url: '/metrics', headers: h.auth('viewer') })).body.split('\n');
+      const item = 'namespace="USER",item="Python.FileOperation"';
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          `conveyor_item_messages_in_total{${item},node="node-a"} 45`,
+          `conveyor_item_processing_seconds{${item},node="node-a",quantile="0.95"} 0.8`,
+          `conveyor_item_status{${item},node="node-a",status="running"} 1`,
+          `conveyor_messages_processed_total{${item},node="node-a"} 42`,
+          `conveyor_item_queued{${item}} 3`,
+        ]),
+      );
+    } finally {
+      h.engine.nodes = nodes;
+    }
+  });
+
   it('needs credentials', async () => {
     expect((await h.app.inject({ url: '/metrics' })).statusCode).toBe(401);
   });

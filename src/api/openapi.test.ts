@@ -98,6 +98,12 @@ describe('GET /openapi.json', () => {
       { op: 'get /api/iop/monitor', url: '/api/iop/monitor' },
       { op: 'get /api/iop/alerts', url: '/api/iop/alerts?state=open' },
       { op: 'post /api/iop/alerts/acknowledge', url: '/api/iop/alerts/acknowledge', payload: { ids: [1] } },
+      { op: 'get /api/iop/messages/search', url: '/api/iop/messages/search?body=%24.patient.id%20%3D%2042&limit=10' },
+      { op: 'get /api/iop/messages/export/csv', url: '/api/iop/messages/export/csv?source=Python.FileService' },
+      { op: 'get /api/iop/messages/export/ndjson', url: '/api/iop/messages/export/ndjson?status=completed' },
+      { op: 'post /api/iop/messages/purge', url: '/api/iop/messages/purge', payload: { keepDays: 30, dryRun: true } },
+      { op: 'get /api/iop/retention', url: '/api/iop/retention' },
+      { op: 'put /api/iop/retention', url: '/api/iop/retention', payload: { messageDays: 30, logDays: 7, maxStoreBytes: null } },
       { op: 'put /api/iop/rules/{name}', url: '/api/iop/rules/Demo.Rules', payload: { source: SAMPLE_RULE } },
       { op: 'get /api/iop/rules', url: '/api/iop/rules' },
       { op: 'get /api/iop/rules/{name}', url: '/api/iop/rules/Demo.Rules' },
@@ -179,7 +185,8 @@ describe('GET /openapi.json', () => {
   });
 });
 
-const SAMPLE_RULE = "Class Demo.Rules Extends Ens.Rule.Definition\n{\nXData RuleDefinition\n{\n<ruleDefinition><ruleSet><rule><when condition=\"1\"><send target=\"Op\"/></when></rule></ruleSet></ruleDefinition>\n}\n}";
+const SAMPLE_RULE =
+  'Class Demo.Rules Extends Ens.Rule.Definition\n{\nXData RuleDefinition\n{\n<ruleDefinition><ruleSet><rule><when condition="1"><send target="Op"/></when></rule></ruleSet></ruleDefinition>\n}\n}';
 
 const sampleAlert: StoredAlert = {
   id: 1,

@@ -10,6 +10,7 @@ import type { ProductionDefinition, ReportedStatus } from '../../../src/core/pro
 import type { MigrationChoices } from '../../../src/engine/migration/migrate.ts';
 import type { PackageUpload } from '../../../src/engine/migration/package-swap.ts';
 import type { RetentionOperations } from '../../../src/engine/retention/namespace-retention.ts';
+import { purgeBound } from '../../../src/engine/retention/purge-bound.ts';
 import type {
   Connection,
   ControlOperations,
@@ -22,7 +23,7 @@ import type {
   TestRequest,
   TestResult,
 } from '../../../src/engine/namespace-operations.ts';
-import type { LogQuery, MessageFilter, QueueDepth } from '../../../src/store/store.ts';
+import type { LogQuery, MessageFilter, MessageHit, QueueDepth, StoreUsage } from '../../../src/store/store.ts';
 import type { AlertQuery, StoredAlert } from '../../../src/store/alerts.ts';
 import { fakeRules } from './fake-rules.ts';
 import type { MonitorReport } from '../../../src/engine/monitor/monitor-report.ts';
@@ -136,7 +137,12 @@ function fakeControls(namespace: string): ControlOperations {
     queues: async () => [],
     suspendQueue: async (item, user) => ({ item, suspendedBy: user, suspendedAt: Date.UTC(2026, 10, 22, 9, 0, 0) }),
     resumeQueue: async () => undefined,
-    message: async (id) => ({ message: fakeHeader(namespace, id), suspended: true, actions: ['discard', 'resend', 'edit-resend'], links: { resentFrom: null, resends: [] } }),
+    message: async (id) => ({
+      message: fakeHeader(namespace, id),
+      suspended: true,
+      actions: ['discard', 'resend', 'edit-resend'],
+      links: { resentFrom: null, resends: [] },
+    }),
     suspended: async () => [],
     abort: done,
     discard: done,
@@ -145,11 +151,56 @@ function fakeControls(namespace: string): ControlOperations {
   };
 }
 
-/** The fake engine keeps no store to purge: retention is tested against the real engine (test/api/retention.e2e.test.ts). */
-function retentionOutsideTheFake(namespace: string): RetentionOperations {
-  const refuse = (): Promise<never> => Promise.reject(new ConveyorError('ERR_NOT_AVAILABLE', `The fake engine keeps no store to purge (namespace ${namespace})`));
-  return { policy: async () => null, setPolicy: refuse, usage: refuse, purge: refuse, lastRun: () => null };
+/**
+ * Retention without a store: no policy (a new one is accepted, not kept), usage and a purge answer
+ * fixed sample figures, which is what the OpenAPI test checks the reply shapes with. The real purge and
+ * policy are tested against the real engine (test/api/retention.e2e.test.ts).
+ */
+function sampleRetention(): RetentionOperations {
+  const usage: StoreUsage = {
+    storeBytes: 8192,
+    dataBytes: 8192,
+    freeBytes: 0,
+    reclaim: 'incremental',
+    messages: 2,
+    oldestMessage: 1,
+    logEntries: 3,
+    oldestLogEntry: 1,
+  };
+  const report = { messages: 1, bodies: 1, logEntries: 2, bytes: 900, reclaimedBytes: 0, batches: 1, durationMs: 1, complete: true };
+  return {
+    policy: async () => null,
+    setPolicy: async () => undefined,
+    usage: async () => usage,
+    purge: async (request) => ({ ...report, dryRun: request.dryRun === true, before: purgeBound(request, Date.now()) }),
+    lastRun: () => null,
+  };
 }
+
+/** One sample hit for any search: its shape is what the search and export routes are tested with. */
+const sampleHit: MessageHit = {
+  id: 5,
+  namespace: 'USER',
+  sessionId: 5,
+  parentId: null,
+  correspondingId: null,
+  kind: 'request',
+  source: 'Python.FileService',
+  target: 'Python.FileOperation',
+  responseRequired: false,
+  status: 'completed',
+  priority: 0,
+  description: '',
+  error: null,
+  attempts: 1,
+  createdAt: 1,
+  updatedAt: 1,
+  leaseOwner: null,
+  leaseUntil: null,
+  classname: 'msg.Order',
+  encoding: 'json',
+  body: '{"patient":{"id":42}}',
+};
 
 export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOperations {
   return {
@@ -190,7 +241,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     classes: () => fake.classes(name),
     messageCounts: () => fake.messageCounts(name),
     monitor: () => fake.monitor(name),
-    retention: retentionOutsideTheFake(name),
+    retention: sampleRetention(),
     alerts: {
       list: (query) => fake.listAlerts(name, query),
       acknowledge: (ids, user) => fake.acknowledgeAlerts(name, ids, user),
@@ -207,7 +258,7 @@ export function fakeNamespace(fake: NamespacedFake, name: string): NamespaceOper
     },
     messages: {
       search: (filter) => fake.searchMessages(name, filter),
-      find: async () => ({ hits: [], next: null, scanned: 0 }),
+      find: async () => ({ hits: [sampleHit], next: null, scanned: 0 }),
       get: (id) => fake.getMessage(name, id),
       trace: (sessionId) => fake.sessionTrace(name, sessionId),
       resend: (id, target) => fake.resend(name, id, target),
