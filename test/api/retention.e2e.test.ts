@@ -4,18 +4,24 @@
  * dry run first, then for real; queued, in-progress and suspended messages survive; event-log entries
  * go too; the purge is in the event log with its user; bad input (both bounds, neither, a bad date,
  * negative days, unknown fields) is refused and deletes nothing; a viewer may not purge; the policy
- * round trip; and the background run of a policy in the same server.
+ * round trip; the background run of a policy in the same server; and `conveyor purge`, the command
+ * that asks a home's running server to purge. Replies are checked against the server's OpenAPI document.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMessage } from '../../src/store/store.ts';
 import { openStore } from '../../src/store/open-store.ts';
 import { httpCall, startServerProcess, type HttpReply, type ServerProcess } from '../support/server-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { OpenApiCheck, type OpenApiDocument } from './support/openapi-check.ts';
 
 const dayMs = 86_400_000;
 let home: ReturnType<typeof tempDir>;
 let server: ServerProcess;
+let openapi: OpenApiCheck;
 const ids = { oldDone: [] as number[], recent: [] as number[], queued: 0, inProgress: 0, suspended: 0, failedTold: 0 };
 
 const message = (overrides: Partial<NewMessage> = {}): NewMessage => ({
@@ -71,6 +77,7 @@ beforeAll(async () => {
   await again.close();
   server = await startServerProcess(home.path, [], { CONVEYOR_ADMIN_PASSWORD: 'pw' });
   expect((await server.local('PUT', '/api/iop/users/vera', { password: 'pw-vera', role: 'viewer' })).status).toBe(200);
+  openapi = new OpenApiCheck((await server.local('GET', '/api/iop/openapi.json')).json as OpenApiDocument);
 }, 120_000);
 
 afterAll(async () => {
@@ -78,9 +85,17 @@ afterAll(async () => {
   home?.remove();
 });
 
-const purge = (body: unknown, query = '') => server.local('POST', `/api/iop/messages/purge${query}`, body);
+/** A call over the home's socket; a 200 reply of this suite's routes is checked against the OpenAPI document. */
+async function local(method: string, path: string, body?: unknown): Promise<HttpReply> {
+  const reply = await server.local(method, path, body);
+  if (reply.status === 200 && /^\/api\/iop\/(messages\/purge|retention)/.test(path))
+    openapi.check(method, path.split('?')[0] as string, reply.status, reply.json);
+  return reply;
+}
+
+const purge = (body: unknown, query = '') => local('POST', `/api/iop/messages/purge${query}`, body);
 const retention = async () =>
-  (await server.local('GET', '/api/iop/retention')).json as { usage: { messages: number; logEntries: number; oldestMessage: string | null } };
+  (await local('GET', '/api/iop/retention')).json as { usage: { messages: number; logEntries: number; oldestMessage: string | null } };
 const exists = async (id: number) => (await server.local('GET', `/api/iop/messages/${id}`)).status === 200;
 const errorOf = (reply: HttpReply) => (reply.json as { error: string }).error;
 
@@ -152,11 +167,11 @@ describe('POST /messages/purge', () => {
 
 describe('GET and PUT /retention', () => {
   it('shows the store, sets a policy, refuses a bad one and removes it with nulls', async () => {
-    const before = (await server.local('GET', '/api/iop/retention')).json as Record<string, unknown>;
+    const before = (await local('GET', '/api/iop/retention')).json as Record<string, unknown>;
     expect(before).toMatchObject({ namespace: 'USER', policy: null, usage: { reclaim: 'incremental', messages: 8 } });
     expect((before['usage'] as { storeBytes: number }).storeBytes).toBeGreaterThan(0);
 
-    const set = await server.local('PUT', '/api/iop/retention', { messageDays: 7, logDays: 30, maxStoreBytes: null });
+    const set = await local('PUT', '/api/iop/retention', { messageDays: 7, logDays: 30, maxStoreBytes: null });
     expect(set.status).toBe(200);
     expect(set.json).toMatchObject({ policy: { messageDays: 7, logDays: 30, maxStoreBytes: null } });
 
@@ -175,7 +190,7 @@ describe('GET and PUT /retention', () => {
       maxStoreBytes: null,
     });
 
-    const cleared = await server.local('PUT', '/api/iop/retention', { messageDays: null, logDays: null, maxStoreBytes: null });
+    const cleared = await local('PUT', '/api/iop/retention', { messageDays: null, logDays: null, maxStoreBytes: null });
     expect((cleared.json as { policy: unknown }).policy).toBeNull();
   });
 });
@@ -212,4 +227,60 @@ describe('the background run of a policy', () => {
       own.remove();
     }
   }, 60_000);
+});
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * `conveyor purge …` as an operator runs it on the server's machine. Asynchronous: a synchronous spawn
+ * would hold this process's event loop, and the kept-alive socket to the server would go stale meanwhile.
+ */
+function conveyorPurge(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', import.meta.resolve('tsx'), join(repoRoot, 'src/server/main.ts'), 'purge', ...args],
+      { cwd: repoRoot, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CONVEYOR_HOME: '' } },
+      (error, stdout, stderr) => resolve({ status: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('conveyor purge', () => {
+  // Runs last: it purges the recent finished messages the tests above keep.
+  it('asks the running server of the home: a dry run, then the purge; queued, in-progress and suspended messages stay', async () => {
+    const dry = await conveyorPurge(['--home', home.path, '--keep-days', '0', '--dry-run', '--no-log']);
+    expect(dry.stderr).toBe('');
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toMatch(/^Would purge 5 messages \(5 bodies\) and 0 event-log entries older than \S+Z, about \d+ bytes\n$/);
+    expect((await retention()).usage.messages).toBe(8);
+
+    const real = await conveyorPurge(['--home', home.path, '--keep-days', '0']);
+    expect(real.status).toBe(0);
+    expect(real.stdout).toMatch(
+      /^Purged 5 messages \(5 bodies\) and \d+ event-log entries older than \S+Z, about \d+ bytes\nGave \d+ bytes back to the file system; \d+ batches in \d+ ms\n$/,
+    );
+    for (const id of ids.recent) expect(await exists(id)).toBe(false);
+    for (const id of [ids.queued, ids.inProgress, ids.suspended]) expect(await exists(id)).toBe(true);
+  }, 300_000);
+
+  it('refuses a bad number of days and a home whose server does not run, saying what to do', async () => {
+    const bad = await conveyorPurge(['--home', home.path, '--keep-days', 'thirty']);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toBe('Error: --keep-days must be a number of days, not thirty\n');
+    const both = await conveyorPurge(['--home', home.path, '--keep-days', '1', '--older-than', '2026-01-01']);
+    expect(both.status).toBe(1);
+    expect(both.stderr).toMatch(/^Error: ERROR #INVALID_INPUT: Give either olderThan or keepDays, not both/);
+    const idle = tempDir('conveyor-retention-idle-');
+    try {
+      const none = await conveyorPurge(['--home', idle.path, '--keep-days', '1']);
+      expect(none.status).toBe(1);
+      expect(none.stderr).toBe(
+        `Error: No Conveyor server runs for ${idle.path}: a purge runs inside the server\nStart it (conveyor serve --home ${idle.path}), then run conveyor purge again.\n`,
+      );
+    } finally {
+      idle.remove();
+    }
+    expect((await retention()).usage.messages).toBe(3);
+  }, 300_000);
 });
