@@ -1,9 +1,11 @@
 /**
  * The live monitor and the alerts end to end, on a real `conveyor serve` (SQLite store, python3
  * workers): a Python operation with AlertOnError that fails a message, an item silent past its
- * InactivityTimeout, a Python operation named Ens.Alert receiving the alert requests, GET /monitor,
+ * InactivityTimeout, a queue past its QueueCountAlert (requests waiting behind one the job holds),
+ * a Python operation named Ens.Alert receiving the alert requests, GET /monitor,
  * GET /alerts and the acknowledgement, the Prometheus figures, and the alerts surviving a restart.
  */
+import { writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -177,6 +179,35 @@ describe('GET /monitor', () => {
     expect(metrics).toContain('conveyor_item_status{namespace="USER",item="Idle",status="inactive"} 1');
     expect(metrics).toContain(`conveyor_production_health{namespace="USER",production="${production}",health="degraded"} 1`);
     expect(metrics.some((line) => /^conveyor_item_processing_seconds\{namespace="USER",item="Worker",quantile="0.95"\} [0-9.e-]+$/.test(line))).toBe(true);
+  });
+});
+
+describe('QueueCountAlert', () => {
+  it('degrades the production and raises one queue alert while the queue is past it', async () => {
+    const release = join(home.path, 'release-the-job');
+    // Worker has one job: the first request holds it, the next three wait in its queue (QueueCountAlert 2).
+    // restart: false, or each test call would restart Worker (POST /test's default) under the held request.
+    const held = api('POST', '/api/iop/test', { target: 'Worker', classname: 'jobs.Job', body: { release }, restart: false });
+    await settled(async () => expect(itemOf(await monitor(), 'Worker')?.in_progress).toBe(1), 'the held request in progress');
+    const waiting = [1, 2, 3].map(() => api('POST', '/api/iop/test', { target: 'Worker', classname: 'jobs.Job', body: {}, restart: false }));
+    const report = await settled(async () => {
+      const current = await monitor();
+      expect(itemOf(current, 'Worker')).toMatchObject({ queued: 3, in_progress: 1, queue_count_alert: 2 });
+      expect(current.reason).toContain('Worker has 3 queued messages (QueueCountAlert 2)');
+      return current;
+    }, 'the queue past its threshold');
+    expect(report.health).toBe('degraded');
+    await settled(async () => {
+      const found = (await alerts('open')).filter((alert) => alert.category === 'queue');
+      expect(found.map((alert) => [alert.source, alert.count, alert.text])).toEqual([
+        ['Worker', 1, 'Queue of Worker has 3 messages, past its QueueCountAlert of 2'],
+      ]);
+    }, 'the queue alert');
+    writeFileSync(release, '');
+    expect((await held).status).toBe(200);
+    for (const reply of await Promise.all(waiting)) expect(reply.status).toBe(200);
+    await settled(async () => expect(itemOf(await monitor(), 'Worker')).toMatchObject({ queued: 0, in_progress: 0 }), 'the queue drained');
+    expect((await alerts()).filter((alert) => alert.category === 'queue')).toHaveLength(1);
   });
 });
 

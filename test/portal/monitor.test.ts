@@ -3,11 +3,12 @@
  * real server running the monitor fixture (a failing Python operation with AlertOnError, a Python
  * Ens.Alert, an item with an InactivityTimeout): the diagram's arrows come from the target settings
  * before any traffic and fit 1280 px; the dashboard shows the health and the figures and updates
- * live; alerts are listed and acknowledged. Screenshots: docs/screenshots/monitor.png and alerts.png
+ * live; alerts are listed and acknowledged; a request a job holds counts as in progress on the Queues
+ * page and the monitor. Screenshots: docs/screenshots/monitor.png and alerts.png
  * (written only when UPDATE_SCREENSHOTS=1).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -41,7 +42,10 @@ describe.skipIf(!hasChromium)('portal monitor and alerts in a browser (skipped w
     server = await startPortalServer(home);
     const files = (await readdir(fixture, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.py'));
     const body = await Promise.all(
-      files.map(async (entry) => ({ name: relative(fixture, join(entry.parentPath, entry.name)), data: await readFile(join(entry.parentPath, entry.name), 'utf8') })),
+      files.map(async (entry) => ({
+        name: relative(fixture, join(entry.parentPath, entry.name)),
+        data: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+      })),
     );
     const migrated = await server.api('PUT', '/migrate', { package: 'monitorpkg', body });
     expect(migrated.status, migrated.text).toBe(200);
@@ -69,7 +73,12 @@ describe.skipIf(!hasChromium)('portal monitor and alerts in a browser (skipped w
     const fit = await page.locator('.diagram-scroll').evaluate((element) => {
       const svg = element.querySelector('svg')!.getBoundingClientRect();
       const box = element.getBoundingClientRect();
-      return { overflow: element.scrollWidth - element.clientWidth, svgRight: svg.right, boxRight: box.right, viewport: element.ownerDocument.documentElement.clientWidth };
+      return {
+        overflow: element.scrollWidth - element.clientWidth,
+        svgRight: svg.right,
+        boxRight: box.right,
+        viewport: element.ownerDocument.documentElement.clientWidth,
+      };
     });
     expect(fit.overflow).toBe(0);
     expect(fit.svgRight).toBeLessThanOrEqual(fit.boxRight);
@@ -116,5 +125,20 @@ describe.skipIf(!hasChromium)('portal monitor and alerts in a browser (skipped w
     expect(await acknowledged.locator('td.alert-ack').innerText()).toMatch(/^by admin at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const stored = JSON.parse((await server.api('GET', '/alerts?state=acknowledged')).text) as { alerts: Array<{ id: number; acknowledged_by: string }> };
     expect(stored.alerts.map((alert) => [alert.id, alert.acknowledged_by])).toEqual([[Number(id), 'admin']]);
+  });
+
+  it('counts a request a job holds as in progress, on the Queues page and on the monitor', async () => {
+    const release = join(home, 'release-the-job');
+    const held = server.api('POST', '/test', { target: 'Worker', classname: 'jobs.Job', body: { release }, restart: false });
+    await page.getByRole('link', { name: 'Queues', exact: true }).click();
+    const queue = page.locator('table[aria-label="Queues"] tr[data-item="Worker"]');
+    await queue.locator('td.in-progress', { hasText: /^1$/ }).waitFor();
+    expect(await queue.locator('td.queued').innerText()).toBe('0');
+    await page.getByRole('link', { name: 'Monitor', exact: true }).click();
+    await page.locator('table[aria-label="Monitor"] tr[data-item="Worker"] td.in-progress', { hasText: /^1$/ }).waitFor();
+    writeFileSync(release, '');
+    expect((await held).status).toBe(200);
+    await page.getByRole('link', { name: 'Queues', exact: true }).click();
+    await queue.locator('td.in-progress', { hasText: /^0$/ }).waitFor();
   });
 });
