@@ -88,20 +88,6 @@ export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge badge-${status.toLowerCase()}`}>{status}</span>;
 }
 
-export function Pager({ page, hasNext, onPage }: { page: number; hasNext: boolean; onPage(page: number): void }) {
-  return (
-    <div className="pager">
-      <button type="button" disabled={page === 0} onClick={() => onPage(page - 1)}>
-        ← Newer
-      </button>
-      <span>Page {page + 1}</span>
-      <button type="button" disabled={!hasNext} onClick={() => onPage(page + 1)}>
-        Older →
-      </button>
-    </div>
-  );
-}
-
 export function Panel({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
   return (
     <section className="panel">
