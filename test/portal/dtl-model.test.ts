@@ -1,7 +1,10 @@
-/** The DTL editor's model operations (web/src/dtl/model.ts) on real src/dtl documents. */
+/** The DTL editor's model operations (web/src/dtl/model.ts) on real src/dtl documents, and where its caret goes. */
 import { describe, expect, it } from 'vitest';
 import {
+  actionAt,
   appendAction,
+  diagnosticAction,
+  diagnosticsAt,
   mapFields,
   mappingLinks,
   moveAction,
@@ -12,7 +15,9 @@ import {
   replaceAction,
   roundTrip,
   schemaPath,
+  setParameters,
 } from '../../web/src/dtl/model.ts';
+import { caretOffset } from '../../web/src/dtl/text-position.ts';
 import { parseLookupFile } from '../../web/src/lookup-file.ts';
 
 function blank() {
@@ -77,6 +82,89 @@ describe('DTL editor model', () => {
     const { ast, diagnostics } = parseXml("<transform sourceClass='A' targetClass='B'>\n<assign value='1' property='x'>\n</transform>");
     expect(ast).toBeNull();
     expect(diagnostics[0]).toMatchObject({ severity: 'error', line: 3 });
+  });
+
+  it('keeps a bare document bare while its parameters are those of bare XML, and makes it the class of the transform otherwise', () => {
+    const ast = blank();
+    expect(ast.parameters).toEqual({ IGNOREMISSINGSOURCE: 1, REPORTERRORS: 1, TREATEMPTYREPEATINGFIELDASNULL: 0, GENERATEEMPTYSEGMENTS: 0 });
+    expect(roundTrip(setParameters(ast, 'Demo.Params', { ...ast.parameters })).xml).toMatch(/^<transform /);
+    const changed = setParameters(ast, 'Demo.Params', { ...ast.parameters, REPORTERRORS: 0, GENERATEEMPTYSEGMENTS: 1 });
+    expect(ast.className).toBeNull();
+    const trip = roundTrip(changed, 'Demo.Params');
+    expect(trip.xml).toMatch(/^Class Demo\.Params Extends Ens\.DataTransformDTL\n/);
+    expect(trip.xml).toContain(
+      'Parameter IGNOREMISSINGSOURCE = 1;\n\nParameter REPORTERRORS = 0;\n\nParameter TREATEMPTYREPEATINGFIELDASNULL = 0;\n\nParameter GENERATEEMPTYSEGMENTS = 1;',
+    );
+    expect(trip.ast).toMatchObject({ className: 'Demo.Params', parameters: changed.parameters, sourceDocType: 'msg.Order' });
+    // Back to the bare values, it stays a class: its text may hold more than the transform (class methods).
+    expect(roundTrip(setParameters(trip.ast!, 'Demo.Params', ast.parameters)).xml).toMatch(/^Class Demo\.Params /);
+  });
+
+  it('edits a class document as a class: its parameters, class methods and language survive a graphical change', () => {
+    const cls = [
+      'Class Demo.Helpers Extends Ens.DataTransformDTL',
+      '{',
+      'Parameter REPORTERRORS = 0;',
+      'ClassMethod Double(x) As %Integer [ CodeMode = expression ]',
+      '{',
+      'x*2',
+      '}',
+      'XData DTL [ XMLNamespace = "http://www.intersystems.com/dtl" ]',
+      '{',
+      "<transform sourceClass='IOP.Message' targetClass='IOP.Message' targetDocType='msg.Out' create='new' language='objectscript' >",
+      "<assign value='..Double(2)' property='target.{n}' action='set' />",
+      '</transform>',
+      '}',
+      '}',
+    ].join('\n');
+    const { ast } = parseXml(cls, 'Demo.Helpers');
+    const python = { ...appendAction(ast!, [], newAction('trace')), language: 'python' as const, pythonImports: 'import math' };
+    const trip = roundTrip(python, 'Demo.Helpers');
+    expect(trip.xml).toContain('Parameter REPORTERRORS = 0;');
+    expect(trip.xml).toContain('ClassMethod Double(x) [ CodeMode = expression ]\n{\nx*2\n}');
+    expect(trip.ast).toMatchObject({ className: 'Demo.Helpers', language: 'python', pythonImports: 'import math', parameters: { REPORTERRORS: 0 } });
+    expect(trip.ast!.actions.map((action) => action.kind)).toEqual(['assign', 'trace']);
+  });
+
+  it('leads a diagnostic to the action of the graph it is about', () => {
+    const xml = [
+      "<transform sourceClass='IOP.Message' targetClass='IOP.Message' targetDocType='msg.Out' create='new' language='objectscript' >",
+      "<assign value='1' property='target.{a}' action='set' />",
+      "<foreach property='source.{lines()}' key='k1' >",
+      "  <assign value='source.{lines(k1)' property='target.{b()}' action='append' />",
+      '</foreach>',
+      '<switch >',
+      "  <case condition='1' >",
+      "    <trace value='\"x\"' bogus='1' />",
+      '  </case>',
+      '</switch>',
+      '</transform>',
+    ].join('\n');
+    const { ast, diagnostics } = parseXml(xml);
+    const error = diagnostics.find((d) => d.severity === 'error')!;
+    expect(error).toMatchObject({ line: 4, position: '1.actions.0' });
+    expect(diagnosticAction(ast!, error)).toBe('1.actions.0');
+    expect(actionAt(ast!, '1.actions.0')).toMatchObject({ kind: 'assign', action: 'append' });
+    // An action inside a switch is shown by its switch; so is the reader's warning on its line.
+    expect(diagnosticAction(ast!, { ...error, position: '2.cases.0.actions.0' })).toBe('2');
+    const unknownAttribute = diagnostics.find((d) => d.message.includes('bogus'))!;
+    expect(unknownAttribute).toMatchObject({ line: 8, severity: 'warning' });
+    expect(diagnosticAction(ast!, unknownAttribute)).toBe('2');
+    expect(diagnosticAction(ast!, { line: 1, column: 1, severity: 'warning', message: 'the transform' })).toBeNull();
+    expect(diagnosticAction(ast!, { ...error, position: '7' })).toBeNull();
+    expect(diagnosticsAt(diagnostics, ast!.actions[1]!, '1')).toEqual([]);
+    const loop = ast!.actions[1]!;
+    expect(loop.kind === 'foreach' && diagnosticsAt(diagnostics, loop.actions[0]!, '1.actions.0')).toEqual([error]);
+  });
+
+  it('finds the caret offset of a line and column, clamped to the text', () => {
+    const text = 'ab\ncdef\n\ng';
+    expect(caretOffset(text, 1, 1)).toBe(0);
+    expect(caretOffset(text, 2, 3)).toBe(5);
+    expect(caretOffset(text, 2, 99)).toBe(7);
+    expect(caretOffset(text, 4, 1)).toBe(9);
+    expect(caretOffset(text, 9, 1)).toBe(9);
+    expect(caretOffset(text, 0, 0)).toBe(0);
   });
 
   it('names schema paths the way the trees do', () => {

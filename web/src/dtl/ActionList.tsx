@@ -3,12 +3,22 @@
  * (validated as you type: every change is re-read through src/dtl), move / remove buttons, and a
  * palette to add actions to the top level or inside a container.
  */
-import type { ActionNode, DtlDiagnostic } from '../../../src/dtl/index.ts';
-import { diagnosticsAt, newAction, paletteKinds, type ActionPath, type PaletteKind } from './model.ts';
+import { useEffect, useRef } from 'react';
+import type { ActionNode } from '../../../src/dtl/index.ts';
+import { diagnosticsAt, newAction, paletteKinds, type ActionPath, type PaletteKind, type Problem } from './model.ts';
+
+/** The selected action. `request` changes on every selection, so choosing the same action again scrolls to it again. */
+export interface ActionSelection {
+  position: string;
+  request: number;
+}
 
 export interface ActionEditing {
-  diagnostics: DtlDiagnostic[];
+  diagnostics: Problem[];
   readOnly: boolean;
+  /** The selected action (`2.actions.0`): chosen here, or from the diagnostics panel. */
+  selected: ActionSelection | null;
+  onSelect(position: string): void;
   onPatch(path: ActionPath, patch: Partial<ActionNode>): void;
   onRemove(path: ActionPath): void;
   onMove(path: ActionPath, delta: -1 | 1): void;
@@ -54,7 +64,7 @@ export function Palette({ onAdd, label, disabled }: { onAdd(kind: PaletteKind): 
 function Fields({ action, path, editing }: { action: ActionNode; path: ActionPath; editing: ActionEditing }) {
   const patch = (change: Partial<ActionNode>) => editing.onPatch(path, change);
   const ro = editing.readOnly;
-  const bad = diagnosticsAt(editing.diagnostics, action).some((d) => d.severity === 'error');
+  const bad = diagnosticsAt(editing.diagnostics, action, path.join('.')).some((d) => d.severity === 'error');
   switch (action.kind) {
     case 'assign':
       return (
@@ -118,7 +128,15 @@ function Fields({ action, path, editing }: { action: ActionNode; path: ActionPat
 }
 
 function ActionRow({ action, path, index, count, editing }: { action: ActionNode; path: ActionPath; index: number; count: number; editing: ActionEditing }) {
-  const problems = diagnosticsAt(editing.diagnostics, action);
+  const position = path.join('.');
+  const problems = diagnosticsAt(editing.diagnostics, action, position);
+  const selected = editing.selected?.position === position;
+  const request = selected ? editing.selected?.request : undefined;
+  const row = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    // 'nearest' leaves a row already in view where it is (a click on the row itself does not jump the page).
+    if (request !== undefined) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [request]);
   const children: Array<{ key: 'actions' | 'whenTrue' | 'whenFalse'; label: string; list: ActionNode[] }> =
     action.kind === 'foreach' || action.kind === 'group'
       ? [{ key: 'actions', label: action.kind === 'foreach' ? 'for each' : 'group', list: action.actions }]
@@ -129,9 +147,17 @@ function ActionRow({ action, path, index, count, editing }: { action: ActionNode
           ]
         : [];
   return (
-    <li className={`action action-${action.kind}${action.disabled ? ' disabled' : ''}`} data-action={path.join('.')} aria-label={`${action.kind} action`}>
+    <li
+      ref={row}
+      className={`action action-${action.kind}${action.disabled ? ' disabled' : ''}${selected ? ' selected' : ''}`}
+      data-action={position}
+      aria-label={`${action.kind} action`}
+      aria-current={selected ? 'true' : undefined}
+    >
       <div className="action-head">
-        <span className="action-kind">{action.kind}</span>
+        <button type="button" className="action-kind link" onClick={() => editing.onSelect(position)} title={`Select this action (${position})`}>
+          {action.kind}
+        </button>
         <div className="action-fields">
           <Fields action={action} path={path} editing={editing} />
         </div>

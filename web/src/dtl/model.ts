@@ -5,13 +5,17 @@
  * round trip through XML that gives every action its line for positioned diagnostics.
  */
 import {
+  BARE_XML_PARAMETERS,
+  PARAMETER_NAMES,
   parseTransform,
   serializeTransform,
+  serializeTransformClass,
   validateTransform,
   type ActionNode,
   type DtlDiagnostic,
   type ForeachNode,
   type TransformNode,
+  type TransformParameters,
 } from '../../../src/dtl/index.ts';
 
 /** Where an action lives: indices into nested lists, with the list's name between (`actions`, `whenTrue`, `whenFalse`). */
@@ -68,10 +72,71 @@ export function parseXml(xml: string, name = 'transform'): Parsed {
   }
 }
 
-/** Re-serializes a changed model and re-reads it, so positions (and diagnostics) match the XML shown. */
+/**
+ * Re-serializes a changed model and re-reads it, so positions (and diagnostics) match the text shown.
+ * A class document stays one (its parameters and class methods live in the class text); a bare
+ * `<transform>` stays bare XML.
+ */
 export function roundTrip(ast: TransformNode, name = 'transform'): { xml: string } & Parsed {
-  const xml = serializeTransform(ast);
+  const xml = ast.className === null ? serializeTransform(ast) : serializeTransformClass(ast, ast.className);
   return { xml, ...parseXml(xml, name) };
+}
+
+/**
+ * New parameters for the transform. Parameters are `Parameter` lines of the class, so a bare
+ * `<transform>` whose parameters leave what bare XML means (BARE_XML_PARAMETERS) becomes the class
+ * document `name` (the transform's name is its class name).
+ */
+export function setParameters(ast: TransformNode, name: string, parameters: TransformParameters): TransformNode {
+  return edit(ast, (draft) => {
+    draft.parameters = parameters;
+    const bareDefaults = PARAMETER_NAMES.every((parameter) => parameters[parameter] === BARE_XML_PARAMETERS[parameter]);
+    if (draft.className === null && !bareDefaults) draft.className = name;
+  });
+}
+
+/**
+ * A diagnostic as the editor shows it: those of src/dtl (as you type) and those the server answers
+ * from POST /transforms/compile have these fields in common.
+ */
+export type Problem = Pick<DtlDiagnostic, 'line' | 'column' | 'severity' | 'message' | 'position'>;
+
+/** The action the graph can show for a position: actions inside a switch are shown by their switch. */
+export function editorPosition(position: string): string {
+  return position.split(/\.(?:cases|otherwise)\b/)[0]!;
+}
+
+/** The actions of the graph with their positions, in document order (a switch's inner actions are not in the graph). */
+function graphActions(actions: ActionNode[], prefix: ActionPath = []): Array<{ position: string; action: ActionNode }> {
+  return actions.flatMap((action, index) => {
+    const path: ActionPath = [...prefix, index];
+    const inner =
+      action.kind === 'foreach' || action.kind === 'group'
+        ? graphActions(action.actions, [...path, 'actions'])
+        : action.kind === 'if'
+          ? [...graphActions(action.whenTrue ?? [], [...path, 'whenTrue']), ...graphActions(action.whenFalse ?? [], [...path, 'whenFalse'])]
+          : [];
+    return [{ position: path.join('.'), action }, ...inner];
+  });
+}
+
+/** The action of the graph at a position (`2.actions.0`), or null when there is none. */
+export function actionAt(ast: TransformNode, position: string): ActionNode | null {
+  return graphActions(ast.actions).find((entry) => entry.position === position)?.action ?? null;
+}
+
+/**
+ * The action of the graph a diagnostic is about: the one its position names (compile and
+ * validation give one), else — for what the reader found, unknown attributes — the last action
+ * starting on or before its line; null for the transform itself.
+ */
+export function diagnosticAction(ast: TransformNode, diagnostic: Problem): string | null {
+  if (diagnostic.position !== undefined && diagnostic.position !== '') {
+    const position = editorPosition(diagnostic.position);
+    return actionAt(ast, position) ? position : null;
+  }
+  const before = graphActions(ast.actions).filter((entry) => entry.action.pos.line <= diagnostic.line);
+  return before.at(-1)?.position ?? null;
 }
 
 function listAt(ast: TransformNode, path: ActionPath): ActionNode[] {
@@ -190,7 +255,9 @@ export function mapFields(ast: TransformNode, from: string, to: string): Transfo
   });
 }
 
-/** Diagnostics on an action's own line (the serializer writes one element start per line). */
-export function diagnosticsAt(diagnostics: DtlDiagnostic[], action: ActionNode): DtlDiagnostic[] {
-  return diagnostics.filter((diagnostic) => diagnostic.line === action.pos.line);
+/** The diagnostics shown on an action: those about it (by position), else those on its own line. */
+export function diagnosticsAt<P extends Problem>(diagnostics: P[], action: ActionNode, position: string): P[] {
+  return diagnostics.filter((diagnostic) =>
+    diagnostic.position !== undefined && diagnostic.position !== '' ? editorPosition(diagnostic.position) === position : diagnostic.line === action.pos.line,
+  );
 }

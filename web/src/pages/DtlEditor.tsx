@@ -1,18 +1,22 @@
 /**
  * The graphical DTL editor: source and target doc types from the registered schemas, both as trees
- * with drag-and-drop mapping, the actions list with a palette and validation as you type, the XML
- * side by side (both views stay in sync through src/dtl's parser and serializer), compile with
- * positioned diagnostics, save with history, and the test panel.
+ * with drag-and-drop mapping, the transform's language and parameters, the actions list with a
+ * palette and validation as you type, the XML (or class text) side by side (both views stay in sync
+ * through src/dtl's parser and serializer), compile, a diagnostics panel that leads to the action
+ * and to the line, save with history, the test panel, and a question before unsaved edits are left.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ActionNode, DtlDiagnostic, TransformNode } from '../../../src/dtl/index.ts';
+import type { ActionNode, TransformNode } from '../../../src/dtl/index.ts';
 import { dtlRoutes } from '../../../src/client/routes.ts';
 import { failedStatus, failureDetails } from '../connection.ts';
 import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
-import { ActionList, Palette, type ActionEditing } from '../dtl/ActionList.tsx';
+import { ActionList, Palette, type ActionEditing, type ActionSelection } from '../dtl/ActionList.tsx';
+import { DiagnosticsPanel, type Located } from '../dtl/DiagnosticsPanel.tsx';
 import { Mapper } from '../dtl/Mapper.tsx';
 import {
+  actionAt,
   appendAction,
+  diagnosticAction,
   edit,
   mapFields,
   mappingLinks,
@@ -23,7 +27,11 @@ import {
   removeAction,
   replaceAction,
   roundTrip,
+  type Problem,
 } from '../dtl/model.ts';
+import { caretOffset } from '../dtl/text-position.ts';
+import { TransformSettings } from '../dtl/TransformSettings.tsx';
+import { useUnsavedGuard } from '../dtl/unsaved-guard.ts';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { DtlTester } from './DtlTester.tsx';
@@ -40,14 +48,16 @@ function useTree(docType: string) {
   return useLoad(async () => (docType ? (await api.call(dtlRoutes.schemaTree, { params: { name: docType } })).fields : []), [api, docType]);
 }
 
-/** Puts the caret of a textarea at a line and column (1-based) and scrolls there. */
-function jumpTo(area: HTMLTextAreaElement | null, line: number, column: number) {
-  if (!area) return;
-  const lines = area.value.split('\n');
-  const offset = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, column - 1);
-  area.focus();
+/**
+ * Puts the caret at a line and column and scrolls the text area (not the page: the graph beside it
+ * may be what the user looks at) so that the line is in view, a few lines from the top.
+ */
+function placeCaret(area: HTMLTextAreaElement, line: number, column: number) {
+  const offset = caretOffset(area.value, line, column);
+  area.focus({ preventScroll: true });
   area.setSelectionRange(offset, offset);
-  area.scrollTop = Math.max(0, (line - 4) * 17);
+  const lineHeight = Number.parseFloat(getComputedStyle(area).lineHeight) || 17;
+  area.scrollTop = Math.max(0, (line - 4) * lineHeight);
 }
 
 export function DtlEditor({ name, query }: { name: string; query: URLSearchParams }) {
@@ -63,26 +73,33 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   const schemas = useLoad(() => api.call(dtlRoutes.listSchemas), [api]);
   const [xml, setXml] = useState('');
   const [ast, setAst] = useState<TransformNode | null>(null);
-  const [diagnostics, setDiagnostics] = useState<DtlDiagnostic[]>([]);
-  const [compiled, setCompiled] = useState<DiagnosticJson[] | null>(null);
+  const [diagnostics, setDiagnostics] = useState<Problem[]>([]);
+  const [compiled, setCompiled] = useState<Problem[] | null>(null);
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
-  const [dirty, setDirty] = useState(false);
+  /** The text as stored (or the new transform's template): the edits are what differs from it. */
+  const [baseline, setBaseline] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ActionSelection | null>(null);
   const xmlArea = useRef<HTMLTextAreaElement>(null);
   const save = useAction();
   const compile = useAction();
   const readOnly = !can('operator');
 
+  const dirty = baseline !== null && xml !== baseline;
+  useUnsavedGuard(dirty, `Leave the transform ${name}? Its unsaved edits will be lost.`);
+
   function load(text: string) {
     const parsed = parseXml(text, name);
     setXml(text);
     setDiagnostics(parsed.diagnostics);
+    setCompiled(null);
     if (parsed.ast) setAst(parsed.ast);
   }
 
   useEffect(() => {
     if (stored.data === undefined) return;
-    load(stored.data ? stored.data.source : newTransformXml(query.get('source') ?? '', query.get('target') ?? ''));
-    setDirty(stored.data === null);
+    const text = stored.data ? stored.data.source : newTransformXml(query.get('source') ?? '', query.get('target') ?? '');
+    load(text);
+    setBaseline(text);
     setSavedVersion(stored.data?.version ?? null);
   }, [stored.data]);
 
@@ -93,28 +110,41 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
     setDiagnostics(trip.diagnostics);
     if (trip.ast) setAst(trip.ast);
     setCompiled(null);
-    setDirty(true);
   }
 
-  /** A change typed in the XML: the graphical side follows whenever the document parses. */
-  function typeXml(text: string) {
-    load(text);
-    setCompiled(null);
-    setDirty(true);
+  /** Selects an action of the graph (scrolled into view) and puts the XML caret at `line:column`. */
+  function reveal(position: string | null, line: number, column: number) {
+    if (position !== null) setSelected((previous) => ({ position, request: (previous?.request ?? 0) + 1 }));
+    if (xmlArea.current) placeCaret(xmlArea.current, line, column);
   }
 
   const sourceTree = useTree(ast?.sourceDocType ?? '');
   const targetTree = useTree(ast?.targetDocType ?? '');
   const links = useMemo(() => (ast ? mappingLinks(ast.actions) : []), [ast]);
-  const problems: Array<DtlDiagnostic | DiagnosticJson> = compiled ?? diagnostics;
+  const problems = compiled ?? diagnostics;
   const errors = problems.filter((d) => d.severity === 'error');
+  const located = useMemo(
+    () =>
+      problems.map((problem): Located => {
+        const position = ast ? diagnosticAction(ast, problem) : null;
+        const action = ast && position !== null ? actionAt(ast, position) : null;
+        return { problem, action: position !== null && action ? { position, kind: action.kind } : null };
+      }),
+    [problems, ast],
+  );
 
   const editing: ActionEditing = {
-    diagnostics,
+    diagnostics: problems,
     readOnly,
+    selected,
+    onSelect: (position) => {
+      const action = ast && actionAt(ast, position);
+      if (action) reveal(position, action.pos.line, action.pos.column);
+    },
     onPatch: (path, patch) => ast && change(replaceAction(ast, path, patch)),
-    onRemove: (path) => ast && change(removeAction(ast, path)),
-    onMove: (path, delta) => ast && change(moveAction(ast, path, delta)),
+    // Positions shift when actions are removed or moved: the selection would land on another action.
+    onRemove: (path) => ast && (setSelected(null), change(removeAction(ast, path))),
+    onMove: (path, delta) => ast && (setSelected(null), change(moveAction(ast, path, delta))),
     onAdd: (container, action: ActionNode) => ast && change(appendAction(ast, container, action)),
   };
 
@@ -131,7 +161,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
       }
     });
     if (ok) {
-      setDirty(false);
+      setBaseline(xml);
       stored.reload();
     }
   }
@@ -172,10 +202,9 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
                 value=""
                 onChange={(e) =>
                   e.target.value &&
+                  (!dirty || window.confirm(`Load version ${e.target.value} of ${name} over your unsaved edits?`)) &&
                   void save.run(() =>
-                    api
-                      .call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } })
-                      .then((version) => (load(version.source), setDirty(true))),
+                    api.call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } }).then((version) => load(version.source)),
                   )
                 }
                 aria-label="History"
@@ -196,7 +225,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
               Compile
             </button>
             {readOnly ? null : (
-              <button type="button" className="primary" disabled={save.busy || !dirty} onClick={() => void saveDocument()}>
+              <button type="button" className="primary" disabled={save.busy || !(dirty || savedVersion === null)} onClick={() => void saveDocument()}>
                 Save
               </button>
             )}
@@ -230,6 +259,7 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
             {compiled ? `· compiled: ${errors.length} error(s), ${problems.length - errors.length} warning(s)` : ''}
           </span>
         </div>
+        {ast ? <TransformSettings ast={ast} name={name} readOnly={readOnly} onChange={change} /> : null}
         <div className="dtl-layout">
           <div className="dtl-graphic">
             <Mapper
@@ -246,11 +276,11 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
           </div>
           <div className="dtl-xml">
             <label>
-              XML
+              {ast?.className ? 'Class text' : 'XML'}
               <textarea
                 ref={xmlArea}
                 value={xml}
-                onChange={(e) => typeXml(e.target.value)}
+                onChange={(e) => load(e.target.value)}
                 readOnly={readOnly}
                 rows={24}
                 spellCheck={false}
@@ -258,16 +288,11 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
                 aria-invalid={errors.length > 0}
               />
             </label>
-            <ul className="problems" aria-label="Problems">
-              {problems.map((problem, index) => (
-                <li key={index} className={`diagnostic ${problem.severity}`}>
-                  <button type="button" className="link" onClick={() => jumpTo(xmlArea.current, problem.line, problem.column)}>
-                    {problem.line}:{problem.column}
-                  </button>{' '}
-                  {problem.severity}: {problem.message}
-                </li>
-              ))}
-            </ul>
+            <DiagnosticsPanel
+              items={located}
+              compiled={compiled !== null}
+              onPick={(item) => reveal(item.action?.position ?? null, item.problem.line, item.problem.column)}
+            />
           </div>
         </div>
       </Panel>
