@@ -89,9 +89,10 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
 
   function load(text: string) {
     const parsed = parseXml(text, name);
+    // Compile's diagnostics stay while they are about the text shown (the reload after Save is the same text).
+    if (text !== xml) setCompiled(null);
     setXml(text);
     setDiagnostics(parsed.diagnostics);
-    setCompiled(null);
     if (parsed.ast) setAst(parsed.ast);
   }
 
