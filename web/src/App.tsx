@@ -11,6 +11,9 @@ import { Lookups } from './pages/Lookups.tsx';
 import { Monitor } from './pages/Monitor.tsx';
 import { Productions } from './pages/Productions.tsx';
 import { Queues } from './pages/Queues.tsx';
+import { RuleEditor } from './pages/RuleEditor.tsx';
+import { RuleList } from './pages/RuleList.tsx';
+import { RuleTestPage } from './pages/RuleTester.tsx';
 import { Schemas } from './pages/Schemas.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Store } from './pages/Store.tsx';
@@ -29,6 +32,7 @@ const sections: Array<{ key: string; label: string }> = [
   { key: 'queues', label: 'Queues' },
   { key: 'test', label: 'Test' },
   { key: 'dtl', label: 'DTL' },
+  { key: 'rules', label: 'Rules' },
   { key: 'schemas', label: 'Schemas' },
   { key: 'lookups', label: 'Lookups' },
   { key: 'store', label: 'Store' },
@@ -63,6 +67,10 @@ function page(route: Route): ReactNode {
       if (id === 'edit' && name) return <DtlEditor key={name} name={name} query={route.query} />;
       if (id === 'test' && name) return <DtlTester key={name} name={name} />;
       return <DtlList />;
+    case 'rules':
+      if (id === 'edit' && name) return <RuleEditor key={name} name={name} />;
+      if (id === 'test' && name) return <RuleTestPage key={name} name={name} />;
+      return <RuleList />;
     case 'production':
       return <Configuration key={id} production={id ?? ''} />;
     case 'trace':
