@@ -3,7 +3,8 @@
  * through playwright-core) against a real server: a parameter and the language set as controls
  * rewrite the text (and the text sets the controls); a diagnostic — as you type, then from Compile —
  * selects its action in the graph and puts the caret at its line and column; leaving with unsaved
- * edits asks first (a portal link, reloading the tab) and leaving after Save does not.
+ * edits asks first (a portal link, reloading the tab, loading an old version over them) and leaving
+ * after Save does not.
  * Takes docs/screenshots/dtl-diagnostics.png with UPDATE_SCREENSHOTS=1.
  */
 import { execFileSync } from 'node:child_process';
@@ -153,7 +154,7 @@ describe.skipIf(!hasChromium)('DTL editor settings, diagnostics and unsaved edit
     expect((await caret()).at).toBe(caretOffset(value, value.split('\n').indexOf(actions.split('\n')[0]!) + 1, 1));
   });
 
-  it('asks before unsaved edits are left, by a link or by reloading the tab, and not once they are saved', async () => {
+  it('asks before unsaved edits are left (a link, a reload, an old version) and not once they are saved', async () => {
     const edited = await text().inputValue();
     await page.getByRole('link', { name: 'All transforms' }).click();
     await poll(() => dialogs).toEqual(['confirm: Leave the transform Demo.Params? Its unsaved edits will be lost.']);
@@ -181,9 +182,23 @@ describe.skipIf(!hasChromium)('DTL editor settings, diagnostics and unsaved edit
     await parameter('IGNOREMISSINGSOURCE').uncheck();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved as version 1.' }).waitFor();
+    const saved = await text().inputValue();
+
+    // An old version loaded over unsaved edits asks first too.
+    answer = 'dismiss';
+    await parameter('REPORTERRORS').uncheck();
+    await page.getByLabel('History').selectOption('1');
+    await poll(() => dialogs).toHaveLength(4);
+    expect(dialogs[3]).toBe('confirm: Load version 1 of Demo.Params over your unsaved edits?');
+    expect(await text().inputValue()).toContain('Parameter REPORTERRORS = 0;');
+    answer = 'accept';
+    await page.getByLabel('History').selectOption('1');
+    await poll(() => text().inputValue()).toBe(saved);
+    expect(dialogs).toHaveLength(5);
+
     await page.getByRole('link', { name: 'All transforms' }).click();
     await page.getByRole('table', { name: 'Transforms' }).locator('tbody tr', { hasText: 'Demo.Params' }).waitFor();
-    expect(dialogs).toHaveLength(3);
+    expect(dialogs).toHaveLength(5);
     const stored = JSON.parse((await server.api('GET', '/transforms/Demo.Params')).text) as { source: string };
     expect(stored.source).toContain('Parameter IGNOREMISSINGSOURCE = 0;');
   });
