@@ -15,7 +15,7 @@ import { TRANSFORMS_LIST } from '../rules/RuleActions.tsx';
 import { CLASSES_LIST } from '../rules/RuleForm.tsx';
 import type { RuleEditing } from '../rules/form-parts.tsx';
 import { diagnosticsByNode, edit, inspectRuleDefinition, newRuleClass, writeRuleText, type DtlDiagnostic, type RuleDefinition } from '../rules/model.ts';
-import { useUnsavedGuard } from '../rules/unsaved-guard.ts';
+import { useUnsavedGuard } from '../dtl/unsaved-guard.ts';
 import { useSession } from '../session.tsx';
 import { RuleTester } from './RuleTester.tsx';
 
