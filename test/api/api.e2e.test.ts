@@ -382,14 +382,24 @@ describe('users', () => {
     expect((await api('PUT', '/api/iop/users/grace', { password: 'pw-grace', role: 'viewer' }, 'admin', '/api/iop/users/{name}')).json).toEqual({
       name: 'grace',
       role: 'viewer',
+      disabled: false,
     });
     expect((await api('GET', '/api/iop/users', undefined, 'admin')).json).toEqual(
       expect.arrayContaining([
-        { name: 'grace', role: 'viewer' },
-        { name: 'admin', role: 'admin' },
+        { name: 'grace', role: 'viewer', disabled: false },
+        { name: 'admin', role: 'admin', disabled: false },
       ]),
     );
-    expect((await api('GET', '/api/iop/status', undefined, { raw: `Basic ${Buffer.from('grace:pw-grace').toString('base64')}` })).status).toBe(200);
+    const grace = { raw: `Basic ${Buffer.from('grace:pw-grace').toString('base64')}` };
+    expect((await api('GET', '/api/iop/status', undefined, grace)).status).toBe(200);
+    expect((await api('POST', '/api/iop/users/grace/role', { role: 'operator' }, 'admin', '/api/iop/users/{name}/role')).status).toBe(200);
+    expect((await api('POST', '/api/iop/users/grace/password', { password: 'pw-grace-2' }, 'admin', '/api/iop/users/{name}/password')).status).toBe(200);
+    expect((await api('GET', '/api/iop/status', undefined, grace)).status).toBe(401);
+    const renewed = { raw: `Basic ${Buffer.from('grace:pw-grace-2').toString('base64')}` };
+    expect((await api('POST', '/api/iop/users/grace/disable', {}, 'admin', '/api/iop/users/{name}/disable')).status).toBe(200);
+    expect((await api('GET', '/api/iop/status', undefined, renewed)).status).toBe(401);
+    expect((await api('POST', '/api/iop/users/grace/enable', {}, 'admin', '/api/iop/users/{name}/enable')).status).toBe(200);
+    expect((await api('GET', '/api/iop/status', undefined, renewed)).status).toBe(200);
     expect((await api('DELETE', '/api/iop/users/grace', undefined, 'admin', '/api/iop/users/{name}')).json).toEqual({ status: 'removed', name: 'grace' });
   });
 });
@@ -407,6 +417,7 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
     expect((await api('PUT', '/api/iop/definition', { definition }, 'admin')).json).toEqual({
       production: 'Api.Test.Production',
       items: definition.items.length,
+      warnings: [],
     });
     expect(JSON.stringify((await api('GET', '/api/iop/items?production=Api.Test.Production', undefined, 'viewer')).json)).toContain('Echo');
   });
@@ -487,6 +498,91 @@ describe('beyond-spec routes of the portal, DTL and cluster', () => {
   });
 });
 
+describe('operations: monitor, alerts, search, controls, retention (each behaviour has its own suite in test/api)', () => {
+  it('answers every operations route as documented', async () => {
+    expect((await api('POST', '/api/iop/start', { production: 'Api.Test.Production' }, 'operator')).status).toBe(200);
+    const run = (await api('POST', '/api/iop/test-run', { target: 'Echo', classname: 'lib.messages.EchoRequest', body: { text: 'ops' } }, 'operator')).json as {
+      session_id: number;
+    };
+    const monitor = (await api('GET', '/api/iop/monitor', undefined, 'viewer')).json as { production: string; items: Array<{ name: string }> };
+    expect(monitor.production).toBe('Api.Test.Production');
+    expect(monitor.items.map((item) => item.name)).toEqual(expect.arrayContaining(['Echo', 'Silent']));
+    expect((await api('GET', '/api/iop/alerts?state=open', undefined, 'viewer')).json).toEqual({ alerts: [] });
+    expect((await api('POST', '/api/iop/alerts/acknowledge', { ids: [1] }, 'operator')).json).toEqual({ acknowledged: 0 });
+
+    const hits = (await api('GET', `/api/iop/messages/search?session=${run.session_id}&kind=request`, undefined, 'viewer')).json as {
+      messages: Array<{ id: number; target: string }>;
+    };
+    const request = hits.messages.find((message) => message.target === 'Echo')!;
+    expect(request).toBeDefined();
+    const csv = await api('GET', `/api/iop/messages/export/csv?session=${run.session_id}`, undefined, 'viewer');
+    expect(csv.text.split('\n')[0]).toContain('id');
+    const ndjson = await api('GET', `/api/iop/messages/export/ndjson?session=${run.session_id}`, undefined, 'viewer');
+    expect(ndjson.text.trim().split('\n').length).toBeGreaterThan(0);
+
+    expect(((await api('GET', '/api/iop/controls/queues', undefined, 'viewer')).json as { items: unknown[] }).items.length).toBe(2);
+    const suspendPath = '/api/iop/controls/queues/{item}/suspend';
+    expect((await api('POST', '/api/iop/controls/queues/Silent/suspend', {}, 'operator', suspendPath)).json).toMatchObject({ item: 'Silent', suspended: true });
+    const resumePath = '/api/iop/controls/queues/{item}/resume';
+    expect((await api('POST', '/api/iop/controls/queues/Silent/resume', {}, 'operator', resumePath)).json).toMatchObject({ item: 'Silent', suspended: false });
+    const detail = (await api('GET', `/api/iop/controls/messages/${request.id}`, undefined, 'viewer', '/api/iop/controls/messages/{id}')).json as {
+      suspended: boolean;
+    };
+    expect(detail.suspended).toBe(false);
+    expect((await api('GET', '/api/iop/controls/suspended', undefined, 'viewer')).json).toEqual({ messages: [], next_before: null });
+    // A finished request is neither queued (abort) nor in error (discard): each says so and nothing changes.
+    expect((await api('POST', '/api/iop/controls/messages/abort', { ids: [request.id] }, 'operator')).status).toBe(409);
+    expect((await api('POST', '/api/iop/controls/messages/discard', { ids: [request.id] }, 'operator')).status).toBe(409);
+    const resent = (await api('POST', '/api/iop/controls/messages/resend', { ids: [request.id] }, 'operator')).json as { results: Array<{ target: string }> };
+    expect(resent.results).toEqual([expect.objectContaining({ id: request.id, target: 'Echo' })]);
+    const edited = await api(
+      'POST',
+      `/api/iop/controls/messages/${request.id}/edit-resend`,
+      { body: { text: 'edited' } },
+      'operator',
+      '/api/iop/controls/messages/{id}/edit-resend',
+    );
+    expect(edited.json).toMatchObject({ id: request.id, target: 'Echo' });
+    expect((await api('POST', '/api/iop/stop', {}, 'operator')).status).toBe(200);
+
+    expect((await api('PUT', '/api/iop/retention', { messageDays: 30, logDays: 30, maxStoreBytes: null })).status).toBe(200);
+    const retention = (await api('GET', '/api/iop/retention', undefined, 'viewer')).json as { policy: { messageDays: number } };
+    expect(retention.policy).toMatchObject({ messageDays: 30 });
+    const dryRun = (await api('POST', '/api/iop/messages/purge', { keepDays: 30, dryRun: true })).json as { purged: number; dryRun: boolean };
+    expect(dryRun).toMatchObject({ purged: 0, dryRun: true });
+  });
+
+  it('stores, lists, compiles, tests and deletes a routing rule class, and reads the rule log', async () => {
+    const source = [
+      'Class Api.Rules Extends Ens.Rule.Definition',
+      '{',
+      'Parameter RuleAssistClass = "EnsLib.MsgRouter.RuleAssist";',
+      'XData RuleDefinition [ XMLNamespace = "http://www.intersystems.com/rule" ]',
+      '{',
+      '<ruleDefinition alias="" context="EnsLib.MsgRouter.RoutingEngine">',
+      '<ruleSet name="Api" effectiveBegin="" effectiveEnd="">',
+      '<rule name="Echo them"><when condition="Document.text=&quot;x&quot;"><send transform="" target="Echo"/><return/></when></rule>',
+      '</ruleSet>',
+      '</ruleDefinition>',
+      '}',
+      '}',
+    ].join('\n');
+    expect((await api('POST', '/api/iop/rules/compile', { source }, 'viewer')).status).toBe(200);
+    expect((await api('PUT', '/api/iop/rules/Api.Rules', { source }, 'operator', '/api/iop/rules/{name}')).json).toMatchObject({
+      name: 'Api.Rules',
+      version: 1,
+    });
+    expect(JSON.stringify((await api('GET', '/api/iop/rules', undefined, 'viewer')).json)).toContain('Api.Rules');
+    expect((await api('GET', '/api/iop/rules/Api.Rules', undefined, 'viewer', '/api/iop/rules/{name}')).json).toMatchObject({ name: 'Api.Rules' });
+    const decided = (
+      await api('POST', '/api/iop/rules/test', { name: 'Api.Rules', classname: 'lib.messages.EchoRequest', json: { text: 'x' }, from: 'Svc' }, 'viewer')
+    ).json as { returnValue: string };
+    expect(decided.returnValue).toBe('send:Echo');
+    expect((await api('GET', '/api/iop/rules/log?rule=Api.Rules', undefined, 'viewer')).json).toEqual({ entries: [] });
+    expect((await api('DELETE', '/api/iop/rules/Api.Rules', undefined, 'operator', '/api/iop/rules/{name}')).status).toBe(200);
+  });
+});
+
 describe("the portal's way in: src/client over the browser's fetch", () => {
   it('signs in, reads items and the definition, saves it back and searches messages, typed by the declarations', async () => {
     const client = new ConveyorClient(createFetchTransport({ baseUrl: server.url, credentials: { username: 'admin', password: 'e2e-admin-pw' } }), {
@@ -496,7 +592,7 @@ describe("the portal's way in: src/client over the browser's fetch", () => {
     const items = await client.call(portalRoutes.items, { query: { production: 'Api.Test.Production' } });
     expect(items.items.map((item) => item.name)).toEqual(['Echo', 'Silent']);
     const definition = await client.call(portalRoutes.getDefinition, { query: { production: 'Api.Test.Production' } });
-    expect(await client.call(portalRoutes.putDefinition, { body: { definition } })).toEqual({ production: 'Api.Test.Production', items: 2 });
+    expect(await client.call(portalRoutes.putDefinition, { body: { definition } })).toEqual({ production: 'Api.Test.Production', items: 2, warnings: [] });
     const page = await client.call(portalRoutes.searchMessages, { query: { target: 'Echo', status: 'completed', limit: 2 } });
     expect(page.messages.length).toBeGreaterThan(0);
     expect(page.messages.every((message) => message.target === 'Echo' && message.status === 'completed')).toBe(true);
