@@ -61,7 +61,7 @@ describePg('PostgreSQL store', () => {
     await adminQuery(`INSERT INTO ${schema}.schema_migrations (version, name, applied_at) VALUES (99, 'from-the-future', 0)`);
     const error = await openPostgresStore(pgUrl, { schema }).catch((caught: unknown) => caught);
     expect(isConveyorError(error, 'ERR_STORE')).toBe(true);
-    expect((error as Error).message).toMatch(/schema version 99, newer than this Conveyor knows \(6\)/);
+    expect((error as Error).message).toContain(`schema version 99, newer than this Conveyor knows (${postgresMigrations.length})`);
   });
 
   it('gives a first message its own id as session id, in one group commit with the rest', async () => {
