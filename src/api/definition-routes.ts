@@ -10,7 +10,7 @@ import { builtinClasses } from '../engine/builtin/index.ts';
 import type { ClassBinding } from '../core/components.ts';
 import { configuredRoutes } from '../core/configured-connections.ts';
 import * as contract from '../core/contract/definition-routes.ts';
-import { canonicalJson, diffDefinitions, planOperations, type PlanOperation } from '../core/definition-changes.ts';
+import { canonicalJson, diffDefinitions, planOperations, withoutDestructiveChanges, type PlanOperation } from '../core/definition-changes.ts';
 import { ConveyorError } from '../core/errors.ts';
 import { definitionFromIopExport, isIopExport } from '../core/iop-export.ts';
 import type { ProductionDefinition } from '../core/production.ts';
@@ -168,19 +168,37 @@ export function registerDefinitionRoutes(root: FastifyInstance, engine: EngineOp
     const allowDestructive = request.body.allow_destructive === true;
     const expected = request.body.source_fingerprint;
     const blocked = plan.operations.filter((operation) => operation.risk === 'destructive');
-    const { previous } = await namespace.applyDefinition(desired, (current) => {
+    // IoP's apply skips what it may not do and applies the rest; the result is still one write.
+    const skipped = request.body.skip_blocked === true && !allowDestructive ? blocked : [];
+    const skippedIds = skipped.map((operation) => operation.id);
+    if (current !== null && skipped.length > 0 && skipped.length === plan.operations.length) {
+      // Nothing left to apply: IoP writes nothing then, and neither does Conveyor (no rollback point either).
+      const stored = fingerprint(current);
+      return {
+        production: desired.name,
+        plan_id: plan.id,
+        applied: 0,
+        destructive: 0,
+        skipped: skippedIds,
+        previous_fingerprint: stored,
+        fingerprint: stored,
+        updated_runtime: false,
+      };
+    }
+    const written = current !== null && skipped.length > 0 ? withoutDestructiveChanges(current, desired) : desired;
+    const { previous } = await namespace.applyDefinition(written, (stored) => {
       // Checked again at the write: the stored definition may have moved since the plan above.
-      if (fingerprint(current) !== plan.source_fingerprint || (expected !== undefined && expected !== plan.source_fingerprint)) {
+      if (fingerprint(stored) !== plan.source_fingerprint || (expected !== undefined && expected !== plan.source_fingerprint)) {
         throw new ConveyorError(
           'ERR_DEFINITION_CHANGED',
-          `Production ${desired.name} changed since the plan was made (its fingerprint is ${fingerprint(current) || 'none'})`,
+          `Production ${desired.name} changed since the plan was made (its fingerprint is ${fingerprint(stored) || 'none'})`,
         );
       }
-      if (blocked.length > 0 && !allowDestructive) {
+      if (blocked.length > skipped.length && !allowDestructive) {
         throw new ConveyorError(
           'ERR_CHANGE_BLOCKED',
           `The plan for ${desired.name} holds ${blocked.length} destructive operation(s): ${blocked.map((op) => `${op.id} ${op.path}`).join(', ')}; nothing was applied`,
-          { hint: 'apply with allow_destructive: true (cli --allow-destructive) if they are intended' },
+          { hint: 'apply with allow_destructive: true (cli --allow-destructive) if they are intended, or skip them with skip_blocked: true' },
         );
       }
     });
@@ -188,10 +206,11 @@ export function registerDefinitionRoutes(root: FastifyInstance, engine: EngineOp
     return {
       production: desired.name,
       plan_id: plan.id,
-      applied: plan.operations.length,
-      destructive: blocked.length,
+      applied: plan.operations.length - skipped.length,
+      destructive: blocked.length - skipped.length,
+      skipped: skippedIds,
       previous_fingerprint: fingerprint(previous),
-      fingerprint: plan.desired_fingerprint,
+      fingerprint: skipped.length > 0 ? fingerprint(written) : plan.desired_fingerprint,
       ...runtime,
     };
   });
@@ -213,6 +232,7 @@ export function registerDefinitionRoutes(root: FastifyInstance, engine: EngineOp
       plan_id: plan.id,
       applied: plan.operations.length,
       destructive: plan.operations.filter((operation) => operation.risk === 'destructive').length,
+      skipped: [],
       previous_fingerprint: fingerprint(replaced),
       fingerprint: plan.desired_fingerprint,
       ...runtime,

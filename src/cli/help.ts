@@ -40,8 +40,8 @@ IoP 4 actions (beyond the spec):
   --review-plan PLAN         print a plan written by --plan --out
   --apply-plan PLAN --settings FILE [--production P] [--allow-destructive]
                              apply a reviewed plan (refused when the stored production or FILE
-                             changed since; deletions need --allow-destructive); the server keeps
-                             the definition it replaces
+                             changed since; destructive operations are skipped without
+                             --allow-destructive); the server keeps the definition it replaces
   --verify-plan PLAN [--production P]
                              whether the stored production is the one PLAN leads to
   --rollback-backup [PROD]   restore the definition the last apply replaced

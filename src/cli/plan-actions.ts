@@ -149,8 +149,13 @@ export async function applyPlanAction(ctx: CommandContext): Promise<void> {
       `${command.settings} no longer gives the plan ${plan.id} (it gives ${now.id}); make the plan again and review it`,
     );
   }
+  // As IoP's --apply-plan: without --allow-destructive the safe operations are applied and the destructive ones skipped.
   const result = await client.call(changes.apply, {
-    body: { definition: desired, source_fingerprint: plan.source_fingerprint, ...(command.allowDestructive ? { allow_destructive: true } : {}) },
+    body: {
+      definition: desired,
+      source_fingerprint: plan.source_fingerprint,
+      ...(command.allowDestructive ? { allow_destructive: true } : { skip_blocked: true }),
+    },
   });
   io.out(applyText(result, plan.operations));
 }
@@ -186,11 +191,17 @@ export async function rollbackAction({ command, client, io }: CommandContext): P
 }
 
 function applyText(
-  result: { production: string; plan_id: string; applied: number; updated_runtime: boolean; update_error?: string },
+  result: { production: string; plan_id: string; applied: number; skipped: string[]; updated_runtime: boolean; update_error?: string },
   operations: PlanJson['operations'],
 ): string {
-  const lines = [`Production apply result: ${result.production}`, `  plan: ${result.plan_id}`, `  applied: ${result.applied}, skipped: 0, failed: 0`];
-  if (operations.length > 0) lines.push('  operations:', ...operations.map((op) => `    ${op.id} ${op.op_type}: applied`));
+  const skipped = new Set(result.skipped);
+  const lines = [
+    `Production apply result: ${result.production}`,
+    `  plan: ${result.plan_id}`,
+    `  applied: ${result.applied}, skipped: ${skipped.size}, failed: 0`,
+  ];
+  if (operations.length > 0)
+    lines.push('  operations:', ...operations.map((op) => `    ${op.id} ${op.op_type}: ${skipped.has(op.id) ? 'skipped' : 'applied'}`));
   lines.push(`  runtime: ${result.updated_runtime ? 'updated' : result.update_error ? `not updated: ${result.update_error}` : 'not running'}`);
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, diffDefinitions, planOperations } from './definition-changes.ts';
+import { canonicalJson, diffDefinitions, planOperations, withoutDestructiveChanges } from './definition-changes.ts';
 import { newItem, newProduction } from './production.ts';
 
 const current = newProduction('P', [
@@ -13,23 +13,24 @@ const current = newProduction('P', [
   newItem('Old', 'Python.Old'),
 ]);
 
+/** Every kind of change from `current`: a field, a deletion, an addition, a class, settings added, changed and removed, a route. */
+const desired = newProduction(
+  'P',
+  [
+    newItem('In', 'Python.In', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Out,New' }] }),
+    newItem('Out', 'Python.Out2', {
+      poolSize: 2,
+      settings: [
+        { target: 'Adapter', name: 'path', value: '/b' },
+        { target: 'Host', name: 'added', value: 'x' },
+      ],
+    }),
+    newItem('New', 'Python.New'),
+  ],
+  { description: 'changed' },
+);
 describe('diffDefinitions and planOperations (IoP 4 diff and plan)', () => {
   it('orders production fields, removed and added items, item changes, then routes; classifies each operation', () => {
-    const desired = newProduction(
-      'P',
-      [
-        newItem('In', 'Python.In', { settings: [{ target: 'Host', name: 'TargetConfigNames', value: 'Out,New' }] }),
-        newItem('Out', 'Python.Out2', {
-          poolSize: 2,
-          settings: [
-            { target: 'Adapter', name: 'path', value: '/b' },
-            { target: 'Host', name: 'added', value: 'x' },
-          ],
-        }),
-        newItem('New', 'Python.New'),
-      ],
-      { description: 'changed' },
-    );
     const operations = planOperations(diffDefinitions(current, desired));
     expect(operations.map((op) => [op.id, op.path, op.risk, op.before, op.after])).toEqual([
       ['0001-set_production_field', 'production.description', 'safe', '', 'changed'],
@@ -96,6 +97,37 @@ describe('diffDefinitions and planOperations (IoP 4 diff and plan)', () => {
 
   it('plans a new production as its items added', () => {
     expect(planOperations(diffDefinitions(null, current)).map((op) => op.op_type)).toEqual(['add_item', 'add_item', 'add_item', 'set_route_setting']);
+  });
+
+  it("applies a plan's safe operations and skips its destructive ones, as IoP's apply without allow_destructive", () => {
+    const routed = { ...desired, settings: [{ name: 'ShutdownTimeout', value: '30' }] };
+    const unrouted = { ...routed, items: routed.items.map((item) => (item.name === 'In' ? { ...item, settings: [] } : item)) };
+    for (const wanted of [routed, unrouted]) {
+      const plan = planOperations(diffDefinitions(current, wanted));
+      const result = withoutDestructiveChanges(current, wanted);
+      const strip = (ops: typeof plan) => ops.map(({ op_type, path, before, after }) => ({ op_type, path, before, after }));
+      expect(strip(planOperations(diffDefinitions(current, result)))).toEqual(strip(plan.filter((op) => op.risk === 'safe')));
+      expect(strip(planOperations(diffDefinitions(result, wanted)))).toEqual(strip(plan.filter((op) => op.risk === 'destructive')));
+    }
+    const result = withoutDestructiveChanges(current, unrouted);
+    // The current items in their order (the deleted one kept), the added one after them.
+    expect(result.items.map((item) => [item.name, item.classname])).toEqual([
+      ['In', 'Python.In'],
+      ['Out', 'Python.Out'],
+      ['Old', 'Python.Old'],
+      ['New', 'Python.New'],
+    ]);
+    expect(result.items[0]?.settings).toEqual([{ target: 'Host', name: 'TargetConfigNames', value: 'Out, Old' }]);
+    expect(result.items[1]?.settings).toEqual([
+      { target: 'Adapter', name: 'path', value: '/b' },
+      { target: 'Host', name: 'added', value: 'x' },
+      { target: 'Host', name: 'gone', value: '1' },
+    ]);
+    expect(result.description).toBe('changed');
+    expect(result.settings).toEqual([{ name: 'ShutdownTimeout', value: '30' }]);
+    // Nothing is shared with the inputs.
+    result.items[1]!.settings[0]!.value = '/c';
+    expect(unrouted.items[1]?.settings[0]?.value).toBe('/b');
   });
 
   it('writes canonical JSON with sorted keys and no spaces', () => {

@@ -6,7 +6,7 @@
  * item's `TargetConfigName(s)` Host settings, compared as sorted target lists.
  * Pure (no `node:` imports): the portal shows the same plan the server applies.
  */
-import { productionSettingsOf, type ItemDefinition, type ProductionDefinition } from './production.ts';
+import { productionSettingsOf, withProductionSettings, type ItemDefinition, type ProductionDefinition } from './production.ts';
 
 export type ChangeAction = 'add' | 'remove' | 'change';
 export type ChangeKind = 'production' | 'item' | 'setting' | 'connection';
@@ -205,6 +205,33 @@ export function planOperations(changes: DefinitionChange[]): PlanOperation[] {
       ...(reason === undefined ? {} : { reason }),
     };
   });
+}
+
+const copyItem = (item: ItemDefinition): ItemDefinition => ({ ...item, settings: item.settings.map((setting) => ({ ...setting })) });
+
+/**
+ * `current` with the plan's safe operations applied and its destructive ones skipped, as IoP applies a
+ * plan without allow_destructive (operation by operation on the stored production): production fields
+ * and settings, added items, item fields, new or changed settings and routes come from `desired`; an
+ * item `desired` deletes is kept, a replaced class stays the current one, a removed setting or route
+ * stays. Items keep their current order, added ones follow in `desired`'s order (IRIS appends them).
+ * Only destructive operations are ever skipped, so planning `current` → result gives exactly the safe
+ * ones, and result → `desired` exactly the destructive ones.
+ */
+export function withoutDestructiveChanges(current: ProductionDefinition, desired: ProductionDefinition): ProductionDefinition {
+  const wanted = new Map(desired.items.map((item) => [item.name, item]));
+  const settingKey = (setting: ItemDefinition['settings'][number]) => `${setting.target}.${setting.name}`;
+  const kept = current.items.map((was) => {
+    const now = wanted.get(was.name);
+    if (now === undefined) return copyItem(was);
+    const keys = new Set(now.settings.map(settingKey));
+    const removed = was.settings.filter((setting) => !keys.has(settingKey(setting)));
+    const merged = copyItem({ ...now, settings: [...now.settings, ...removed] });
+    return { ...merged, classname: was.classname };
+  });
+  const known = new Set(current.items.map((item) => item.name));
+  const added = desired.items.filter((item) => !known.has(item.name)).map(copyItem);
+  return { ...desired, items: [...kept, ...added], ...withProductionSettings(productionSettingsOf(desired).map((setting) => ({ ...setting }))) };
 }
 
 /** JSON with sorted keys and no spaces: the text a fingerprint is taken of. */

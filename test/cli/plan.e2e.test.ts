@@ -70,18 +70,37 @@ describe('cli plan options (IoP 4 spelling)', () => {
     );
   }, 120_000);
 
-  it('refuses a destructive plan without --allow-destructive, and applies it with', async () => {
-    writeFileSync(settings, original.replace("'Setting': [{'@Target': 'Host', '@Name': 'greeting', '#text': 'hello'}],", ''));
+  it("applies a plan's safe operations and skips its destructive ones without --allow-destructive (as IoP), and applies them with", async () => {
+    async function item(): Promise<{ '@Comment': string; Setting?: Array<{ '#text': string }> }> {
+      const exported = JSON.parse((await cli(['-e', 'Echo.Production'])).stdout) as {
+        Production: { Item: Array<{ '@Comment': string; Setting?: Array<{ '#text': string }> }> };
+      };
+      return exported.Production.Item[0]!;
+    }
+    writeFileSync(
+      settings,
+      original.replace("'Setting': [{'@Target': 'Host', '@Name': 'greeting', '#text': 'hello'}],", '').replace("'upper-cases'", "'shouts'"),
+    );
     expect((await cli(['--plan', 'settings.py', '--out', 'd.json'])).code).toBe(0);
-    const refused = await cli(['--apply-plan', 'd.json', '--settings', 'settings.py']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/1 destructive operation\(s\): 0001-remove_setting items.Echo.Operation.settings.Host.greeting; nothing was applied/);
+    const safeOnly = await cli(['--apply-plan', 'd.json', '--settings', 'settings.py']);
+    expect(safeOnly.code, safeOnly.stderr).toBe(0);
+    expect(safeOnly.stdout).toMatch(
+      /^Production apply result: Echo.Production\n {2}plan: [0-9a-f]{64}\n {2}applied: 1, skipped: 1, failed: 0\n {2}operations:\n {4}0001-set_item_field set_item_field: applied\n {4}0002-remove_setting remove_setting: skipped\n/,
+    );
+    expect(await item()).toMatchObject({ '@Comment': 'shouts', Setting: [{ '#text': 'hello' }] });
+    // The stored production moved on from the plan's source: plan again, then allow the deletion.
+    expect((await cli(['--plan', 'settings.py', '--out', 'd2.json'])).code).toBe(0);
+    const onlyBlocked = await cli(['--apply-plan', 'd2.json', '--settings', 'settings.py']);
+    expect(onlyBlocked.stdout).toContain('  applied: 0, skipped: 1, failed: 0\n  operations:\n    0001-remove_setting remove_setting: skipped\n');
     expect(await greeting()).toBe('hello');
-    const allowed = await cli(['--apply-plan', 'd.json', '--settings', 'settings.py', '--allow-destructive']);
+    const allowed = await cli(['--apply-plan', 'd2.json', '--settings', 'settings.py', '--allow-destructive']);
     expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain('  applied: 1, skipped: 0, failed: 0\n  operations:\n    0001-remove_setting remove_setting: applied\n');
     expect(await greeting()).toBe('');
     expect((await cli(['--rollback-backup', 'Echo.Production'])).code).toBe(0);
+    expect(await item()).toMatchObject({ '@Comment': 'shouts', Setting: [{ '#text': 'hello' }] });
     writeFileSync(settings, original);
+    expect((await cli(['-m', settings])).code).toBe(0);
   }, 120_000);
 
   it('renders the export as IoP 4 does with --format', async () => {

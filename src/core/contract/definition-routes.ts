@@ -106,6 +106,7 @@ export const applyReply = closed({
   plan_id: Type.String(),
   applied: Type.Integer({ description: 'Operations applied' }),
   destructive: Type.Integer({ description: 'Of them, destructive ones (allowed by allow_destructive)' }),
+  skipped: Type.Array(Type.String(), { description: 'Ids of the destructive operations skip_blocked left out (not applied)' }),
   previous_fingerprint: Type.String({ description: "Fingerprint of the definition replaced ('' when the production is new); rollback restores it" }),
   fingerprint: Type.String({ description: 'Fingerprint of the definition now stored' }),
   updated_runtime: Type.Boolean({ description: 'The production is running and was updated to the new definition' }),
@@ -126,6 +127,12 @@ export const apply = route({
     ),
     source_fingerprint: Type.Optional(
       Type.String({ description: "The plan's source_fingerprint: refused (409) when the stored definition changed since the plan was made" }),
+    ),
+    skip_blocked: Type.Optional(
+      Type.Boolean({
+        description:
+          "IoP's apply: without allow_destructive, apply the safe operations and skip the destructive ones (listed in skipped) instead of refusing the plan",
+      }),
     ),
   }),
   replies: {
