@@ -184,6 +184,14 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await expect.poll(() => tester.getByRole('list', { name: 'Resulting actions' }).textContent()).toBe('send to Audit (rule#2(rest):otherwise)');
     expect((await storedRule()).source).toContain('target="Normal"');
+    let asked = '';
+    page.once('dialog', (dialog) => {
+      asked = dialog.message();
+      void dialog.dismiss();
+    });
+    await page.getByLabel('History').selectOption('1');
+    await expect.poll(() => asked).toBe('Load version 1 over your unsaved edits?');
+    expect(await text()).toContain('target="Audit"');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved as version 2.' }).waitFor();
   });

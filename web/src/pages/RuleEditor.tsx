@@ -144,6 +144,7 @@ export function RuleEditor({ name }: { name: string }) {
                 value=""
                 onChange={(e) =>
                   e.target.value &&
+                  (!dirty || window.confirm(`Load version ${e.target.value} over your unsaved edits?`)) &&
                   void save.run(async () => {
                     const version = await api.call(ruleRoutes.getRule, { params: { name }, query: { version: Number(e.target.value) } });
                     read(version.source, true);
