@@ -26,6 +26,7 @@ class FakeServer:
         self.definitions = {}
         self.status = {'production': '', 'status': 'stopped'}
         self.structured = None  # what GET /definition answers (None: the route is absent)
+        self.refuse_apply = None  # the error POST /production/apply answers (None: it writes)
         self.path = os.path.join(folder, 'conveyor.sock')
         server = self
 
@@ -81,6 +82,8 @@ class FakeServer:
         if (method, path) == ('GET', '/queues'):
             return 200, {'production': query.get('production'), 'items': [{'item': 'OrderOperation', 'queue_name': 'OrderOperation', 'exists': 1, 'count': 2}], 'warnings': []}
         if (method, path) == ('POST', '/production/apply'):
+            if self.refuse_apply:
+                return 409, {'error': self.refuse_apply}
             definition = body['definition']['Production']
             self.definitions[definition['@Name']] = {'Production': definition}
             return 200, {'production': definition['@Name'], 'updated_runtime': self.status['production'] == definition['@Name']}
@@ -165,6 +168,62 @@ class LocalDirectorTest(unittest.TestCase):
         self.assertEqual(result.skipped, 0)
         self.assertNotIn('OrderService', [item.name for item in Production.from_dict(self.server.definitions['Demo.Orders']).items])
 
+    def test_a_failing_operation_is_reported_and_the_others_applied_in_one_write(self):
+        desired = demo().with_director(self.director)
+        desired.item('OrderOperation').host_setting('Factor', 9)
+        desired.item('OrderService').disable()
+        plan = desired.plan()
+        # A production without the service applies the same plan: its set_item_field cannot be done (as when
+        # IRIS cannot find the item), the setting is applied all the same, as IoP does.
+        other = demo().with_director(self.director)
+        other.item('OrderOperation').host_setting('Factor', 9)
+        other.delete_component('OrderService')
+        result = other.apply(plan, backup_dir=os.path.join(self.folder, 'b'))
+        self.assertEqual((result.applied, result.skipped, result.failed, result.success), (1, 0, 1, False))
+        failed = next(op for op in result.operations if op['status'] == 'failed')
+        self.assertEqual((failed['op_type'], failed['message']), ('set_item_field', 'ValueError: Production item does not exist: OrderService'))
+        self.assertEqual(sum(1 for r in self.server.requests if r[1] == '/api/iop/production/apply'), 1)
+        stored = Production.from_dict(self.server.definitions['Demo.Orders'])
+        self.assertEqual((stored.item('OrderOperation').host_settings['Factor'], stored.item('OrderService').enabled), ('9', 'true'))
+        self.assertIn('  operations:\n    0001-set_setting set_setting: applied\n    0002-set_item_field set_item_field: failed', result.to_text())
+
+    def test_a_refused_write_raises_and_reports_nothing_applied(self):
+        self.server.refuse_apply = 'ERROR #DEFINITION_CHANGED: Production Demo.Orders changed since the plan was made'
+        desired = demo().with_director(self.director)
+        desired.item('OrderOperation').host_setting('Factor', 9)
+        with self.assertRaisesRegex(RuntimeError, 'Cannot apply production plan .*changed since the plan was made'):
+            desired.apply(desired.plan(), backup_dir=os.path.join(self.folder, 'b'))
+        self.assertEqual(Production.from_dict(self.server.definitions['Demo.Orders']).item('OrderOperation').host_settings['Factor'], '3')
+
+    def test_the_director_applies_a_plan_with_the_plans_own_values(self):
+        desired = demo().with_director(self.director)
+        desired.item('OrderOperation').host_setting('Factor', 9)
+        desired.item('OrderService').disable()
+        desired.operation('Audit', OrderOperation, settings={'Factor': 1}, pool_size=2)
+        plan = desired.plan()
+        answer = self.director.apply_production_plan(plan.to_dict())
+        self.assertEqual(answer['production'], 'Demo.Orders')
+        self.assertEqual(sorted(op.op_type for op in plan.operations), ['add_item', 'set_item_field', 'set_setting'])
+        self.assertEqual([(op['id'], op['status']) for op in answer['operations']], [(op.id, 'applied') for op in plan.operations])
+        self.assertTrue(desired.verify(plan).success)
+        audit = Production.from_dict(self.server.definitions['Demo.Orders']).item('Audit')
+        self.assertEqual((audit.pool_size, audit.host_settings['Factor']), ('2', '1'))
+        # A deletion needs allow_destructive: skipped without it, nothing written.
+        shrunk = Production.from_dict(self.server.definitions['Demo.Orders']).with_director(self.director)
+        shrunk.delete_component('Audit')
+        plan = shrunk.plan()
+        writes = sum(1 for r in self.server.requests if r[1] == '/api/iop/production/apply')
+        answer = self.director.apply_production_plan(plan.to_dict())
+        self.assertEqual([(op['op_type'], op['status']) for op in answer['operations']], [('delete_item', 'skipped')])
+        self.assertEqual(sum(1 for r in self.server.requests if r[1] == '/api/iop/production/apply'), writes)
+        answer = self.director.apply_production_plan(plan.to_dict(), allow_destructive=True)
+        self.assertEqual(answer['operations'][0]['status'], 'applied')
+        self.assertNotIn('Audit', [item.name for item in Production.from_dict(self.server.definitions['Demo.Orders']).items])
+        # A refused write is IoP's `error` in the answer.
+        self.server.refuse_apply = 'ERROR #DEFINITION_CHANGED: changed'
+        answer = self.director.apply_production_plan(desired.plan().to_dict())
+        self.assertIn('DEFINITION_CHANGED', answer['error'])
+
     def test_runtime_helpers_are_scoped_to_the_current_production(self):
         prod = demo().with_director(self.director)
         with self.assertRaisesRegex(RuntimeError, "Cannot restart component 'OrderOperation' in production 'Demo.Orders'"):
@@ -192,6 +251,12 @@ class LocalDirectorTest(unittest.TestCase):
         absent = _LocalDirector(home=os.path.join(self.folder, 'nowhere'))
         with self.assertRaisesRegex(ConnectionError, 'Cannot reach the Conveyor server'):
             absent.status_production()
+
+
+class RemoteDirectorTest(unittest.TestCase):
+    def test_a_plan_is_not_applied_remotely(self):
+        with self.assertRaisesRegex(RuntimeError, '^Remote production plan apply is not supported in v1.'):
+            _RemoteDirector({'url': 'http://127.0.0.1:9'}).apply_production_plan({'production': 'P', 'operations': []})
 
 
 class RemoteSettingsTest(unittest.TestCase):

@@ -181,7 +181,9 @@ class _RestDirector:
         return self._post('/production/rollback', {'production': production_name}, timeout=600)
 
     def apply_production_plan(self, plan, allow_destructive=False):
-        raise RuntimeError('Apply a plan with Production.apply(plan) or `iop --apply-plan`: Conveyor writes whole definitions.')
+        from ..production._plan import apply_plan_to_stored
+
+        return apply_plan_to_stored(self, plan, allow_destructive)
 
     def migrate(self, path, strict_production_validation=False):
         raise NotImplementedError
@@ -291,6 +293,9 @@ class _RemoteDirector(_RestDirector):
 
     def apply_production_definition(self, definition, *, allow_destructive=False, update=True):
         raise RuntimeError('Remote production plan apply is not supported in v1.')
+
+    def apply_production_plan(self, plan, allow_destructive=False):
+        raise RuntimeError('Remote production plan apply is not supported in v1. Run apply against the local Conveyor home.')
 
     def migrate(self, path, strict_production_validation=False):
         """Uploads the settings file's folder (IoP: `package` / `remote_folder` from REMOTE_SETTINGS) and migrates it."""
