@@ -31,13 +31,27 @@ const isoOf = (text: string | null) => (text === null ? null : Date.parse(text))
 export function Store() {
   const { api, can } = useSession();
   const report = useLoad(() => api.call(retentionRoutes.getRetention), [api]);
+  // Kept here, not in the form: the form is remounted (its key) once the saved policy comes back.
+  const [policySaved, setPolicySaved] = useState(false);
   return (
     <>
       <Panel title="Store">
         <ErrorNote error={report.error} />
         {report.data ? <Usage report={report.data} /> : null}
       </Panel>
-      {report.data ? <PolicyForm key={JSON.stringify(report.data.policy)} report={report.data} editable={can('admin')} onSaved={report.reload} /> : null}
+      {report.data ? (
+        <PolicyForm
+          key={JSON.stringify(report.data.policy)}
+          report={report.data}
+          editable={can('admin')}
+          saved={policySaved}
+          onSaving={() => setPolicySaved(false)}
+          onSaved={() => {
+            setPolicySaved(true);
+            report.reload();
+          }}
+        />
+      ) : null}
       {can('admin') ? <Purge onPurged={report.reload} /> : null}
     </>
   );
@@ -78,7 +92,19 @@ function Usage({ report }: { report: StoreReport }) {
 /** A number field's text: '' (not set) or a number. */
 const numberOrNull = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
-function PolicyForm({ report, editable, onSaved }: { report: StoreReport; editable: boolean; onSaved(): void }) {
+function PolicyForm({
+  report,
+  editable,
+  saved,
+  onSaving,
+  onSaved,
+}: {
+  report: StoreReport;
+  editable: boolean;
+  saved: boolean;
+  onSaving(): void;
+  onSaved(): void;
+}) {
   const { api } = useSession();
   const policy = report.policy;
   const [draft, setDraft] = useState({
@@ -87,21 +113,17 @@ function PolicyForm({ report, editable, onSaved }: { report: StoreReport; editab
     capMb: policy?.maxStoreBytes === null || policy?.maxStoreBytes === undefined ? '' : String(Math.round(policy.maxStoreBytes / mb)),
   });
   const save = useAction();
-  const [saved, setSaved] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaved(false);
+    onSaving();
     const cap = numberOrNull(draft.capMb);
     const body = {
       messageDays: numberOrNull(draft.messageDays),
       logDays: numberOrNull(draft.logDays),
       maxStoreBytes: cap === null ? null : Math.round(cap * mb),
     };
-    if (await save.run(() => api.call(retentionRoutes.putRetention, { body }))) {
-      setSaved(true);
-      onSaved();
-    }
+    if (await save.run(() => api.call(retentionRoutes.putRetention, { body }))) onSaved();
   }
 
   return (
