@@ -57,6 +57,6 @@ export function purgeLines(reply: PurgeReply): string[] {
     `${verb} ${reply.messages} messages (${reply.bodies} bodies) and ${reply.logEntries} event-log entries older than ${reply.olderThan}, about ${reply.bytesEstimate} bytes`,
   ];
   if (!reply.dryRun) lines.push(`Gave ${reply.reclaimedBytes} bytes back to the file system; ${reply.batches} batches in ${reply.durationMs} ms`);
-  if (!reply.complete) lines.push('Stopped before the end (time budget or shutdown): run it again for the rest');
+  if (!reply.complete) lines.push('Stopped at its time budget (4 minutes) before the end: run it again for the rest');
   return lines;
 }

@@ -29,7 +29,9 @@ const purgeFigures = {
   reclaimedBytes: Type.Integer({ description: 'How much smaller the store became (SQLite with incremental vacuum; 0 on a dry run)' }),
   batches: Type.Integer(),
   durationMs: Type.Integer(),
-  complete: Type.Boolean({ description: 'False when the purge stopped early (server shutting down): run it again for the rest' }),
+  complete: Type.Boolean({
+    description: 'False when the purge stopped at its time budget (4 minutes, inside the API request timeout): run it again for the rest',
+  }),
 };
 
 export const purgeMessages = route({
