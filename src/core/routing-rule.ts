@@ -44,6 +44,8 @@ export interface RuleDecision {
   steps: RuleStep[];
   /** Set when the evaluation failed (a condition's runtime error, no rule set in effect…). */
   error: string | null;
+  /** The message as `<assign>` actions left it, when any ran: what the sends carry. */
+  document?: unknown;
 }
 
 /** A compiled rule class of the namespace, ready to decide. */

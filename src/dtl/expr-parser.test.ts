@@ -51,6 +51,24 @@ describe('parseExpression', () => {
     expect(p('a _ "b"')).toBe('(a_"b")');
   });
 
+  it('reads IRIS rule syntax only when asked: operator words, != and a leading !, and precedence levels', () => {
+    const rule = (text: string): string => show(parseExpression(text, at, { ruleSyntax: true }));
+    expect(rule('a Contains "x"&&b')).toBe('(..Contains(a,"x")&&b)');
+    expect(rule('a=1&&b="A"||c>2')).toBe('(((a=1)&&(b="A"))||(c>2))');
+    expect(rule('1+2*3-4')).toBe('((1+(2*3))-4)');
+    expect(rule('a_"x"="yx"')).toBe('((a_"x")="yx")');
+    expect(rule('a In "x,y"&&b?1N')).toBe('(..In(a,"x,y")&&(b?[{"kind":"codes","min":1,"max":1,"codes":"N"}]))');
+    expect(rule('(a||b)&&c')).toBe('((a||b)&&c)');
+    expect(rule('a In("x,y")')).toBe('..In(a,"x,y")');
+    expect(rule('a!=1')).toBe("(a'=1)");
+    expect(rule('!a=1')).toBe("(('a)=1)");
+    expect(rule('a!b')).toBe('(a!b)');
+    expect(rule('a.In')).toBe('a.In');
+    // A transform attribute is ObjectScript: none of these is an operator there.
+    expect(() => p('a Contains "x"')).toThrow(DtlSyntaxError);
+    expect(() => p('a!=1')).toThrow(DtlSyntaxError);
+  });
+
   it('parses literals, paths, calls and $-constructs', () => {
     expect(p('"say ""hi"""')).toBe('"say \\"hi\\""');
     expect(p('.5')).toBe('.5');

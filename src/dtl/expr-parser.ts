@@ -1,6 +1,7 @@
 /**
  * Parser of the ObjectScript expression subset (dtl-reference §2.3). Operators have no precedence:
- * `a+b*c` is `(a+b)*c`; unary operators bind to the next operand only.
+ * `a+b*c` is `(a+b)*c`; unary operators bind to the next operand only. IRIS rule conditions are
+ * read with rule syntax (`ruleSyntax`: operator words, `!=`, `!`, and precedence levels).
  */
 import { parseNumericPrefix } from './decimal.ts';
 import { DtlSyntaxError, type Position, type TextPosition } from './diagnostics.ts';
@@ -56,6 +57,68 @@ const BINARY_OPS: BinaryOp[] = [
   '&',
   '!',
 ];
+/**
+ * Function-set functions that IRIS rule conditions also write between their two operands
+ * (`Document.Name Contains "x"`, `Document.Code In "A,B"`): rule syntax only (`ruleSyntax`).
+ */
+const RULE_WORD_OPERATORS = new Set([
+  'Contains',
+  'DoesNotContain',
+  'StartsWith',
+  'DoesNotStartWith',
+  'In',
+  'NotIn',
+  'IntersectsList',
+  'DoesNotIntersectList',
+  'Like',
+  'NotLike',
+  'Matches',
+  'DoesNotMatch',
+  'InFile',
+  'NotInFile',
+]);
+/**
+ * Operator levels of rule syntax, loosest first (IRIS rule conditions such as `a=1&&b=2` mean
+ * `(a=1)&&(b=2)`): or, and, comparisons (with the operator words and pattern matches), concatenation,
+ * addition, multiplication, power. ObjectScript itself has no levels.
+ */
+const RULE_LEVELS: Readonly<Record<BinaryOp, number>> = {
+  '||': 1,
+  '!': 1,
+  '&&': 2,
+  '&': 2,
+  '=': 3,
+  "'=": 3,
+  '<': 3,
+  '>': 3,
+  '<=': 3,
+  '>=': 3,
+  "'<": 3,
+  "'>": 3,
+  '[': 3,
+  "'[": 3,
+  ']': 3,
+  "']": 3,
+  ']]': 3,
+  "']]": 3,
+  _: 4,
+  '+': 5,
+  '-': 5,
+  '*': 6,
+  '/': 6,
+  '\\': 6,
+  '#': 6,
+  '**': 7,
+};
+const COMPARISON_LEVEL = 3;
+
+type Operator =
+  { kind: 'binary'; op: BinaryOp; length: number } | { kind: 'word'; word: string; length: number } | { kind: 'pattern'; negated: boolean; length: number };
+
+function ruleLevel(op: Operator): number {
+  return op.kind === 'binary' ? RULE_LEVELS[op.op] : COMPARISON_LEVEL;
+}
+
 const IDENT = /[%A-Za-z][A-Za-z0-9]*/y;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const CLASS_NAME = /[%A-Za-z][%A-Za-z0-9.]*/y;
@@ -66,6 +129,11 @@ export class ExprParser {
   private readonly lineStarts: number[] = [0];
   /** `$$$` macros are accepted inside <code> only. */
   allowMacros = false;
+  /**
+   * IRIS rule conditions: `!=` is "not equal", a leading `!` is "not", the operator words of
+   * RULE_WORD_OPERATORS stand between their operands, and operators bind by RULE_LEVELS.
+   */
+  ruleSyntax = false;
 
   constructor(
     private readonly text: string,
@@ -128,33 +196,68 @@ export class ExprParser {
   }
 
   parseExpr(): ExprNode {
+    return this.parseBinary(0);
+  }
+
+  /**
+   * Operands joined by operators of level `minLevel` or more. ObjectScript has one level (strictly
+   * left to right); rule syntax has RULE_LEVELS, each level left to right.
+   */
+  private parseBinary(minLevel: number): ExprNode {
     let left = this.parseUnary();
     for (;;) {
       const save = this.i;
       this.skipSpaces();
       const opStart = this.i;
-      if (this.eat("'?") || this.eat('?')) {
-        const negated = this.text[opStart] === "'";
-        this.skipSpaces();
-        const pattern = this.eat('@') ? this.parseUnary() : this.parsePattern();
-        left = { kind: 'pattern', negated, subject: left, pattern, pos: this.pos(opStart) };
-        continue;
-      }
-      // `//` and `/*` start comments (in <code>), not a division.
-      const op = this.peek('//') || this.peek('/*') ? undefined : BINARY_OPS.find((candidate) => this.peek(candidate));
-      if (!op) {
+      const op = this.nextOperator(opStart > save);
+      const level = op === null ? -1 : this.ruleSyntax ? ruleLevel(op) : 0;
+      if (op === null || level < minLevel) {
         this.i = save;
         return left;
       }
       this.i += op.length;
       this.skipSpaces();
-      const right = this.parseUnary();
-      left = { kind: 'binary', op, left, right, pos: this.pos(opStart) };
+      if (op.kind === 'pattern') {
+        const pattern = this.eat('@') ? this.parseUnary() : this.parsePattern();
+        left = { kind: 'pattern', negated: op.negated, subject: left, pattern, pos: this.pos(opStart) };
+        continue;
+      }
+      const right = this.ruleSyntax ? this.parseBinary(level + 1) : this.parseUnary();
+      left =
+        op.kind === 'word'
+          ? { kind: 'function', name: op.word, args: [left, right], pos: this.pos(opStart) }
+          : { kind: 'binary', op: op.op, left, right, pos: this.pos(opStart) };
     }
+  }
+
+  /** The operator at the cursor, not consumed; null when none follows (the expression ends there). */
+  private nextOperator(afterSpace: boolean): Operator | null {
+    if (this.peek("'?")) return { kind: 'pattern', negated: true, length: 2 };
+    if (this.peek('?')) return { kind: 'pattern', negated: false, length: 1 };
+    if (this.ruleSyntax) {
+      const word = this.ruleWordOperator(afterSpace);
+      if (word !== null) return { kind: 'word', word, length: word.length };
+      if (this.peek('!=')) return { kind: 'binary', op: "'=", length: 2 };
+    }
+    // `//` and `/*` start comments (in <code>), not a division.
+    if (this.peek('//') || this.peek('/*')) return null;
+    const op = BINARY_OPS.find((candidate) => this.peek(candidate));
+    return op === undefined ? null : { kind: 'binary', op, length: op.length };
+  }
+
+  /** The operator word at the cursor (after white space, before an operand), or null. */
+  private ruleWordOperator(afterSpace: boolean): string | null {
+    if (!afterSpace) return null;
+    IDENT.lastIndex = this.i;
+    const word = IDENT.exec(this.text)?.[0];
+    if (word === undefined || !RULE_WORD_OPERATORS.has(word)) return null;
+    const next = this.text[this.i + word.length];
+    return next === ' ' || next === '\t' || next === '(' || next === '"' ? word : null;
   }
 
   parseUnary(): ExprNode {
     const start = this.i;
+    if (this.ruleSyntax && this.eat('!')) return { kind: 'unary', op: "'", operand: this.parseUnary(), pos: this.pos(start) };
     for (const op of ['-', '+', "'"] as const) {
       if (this.eat(op)) return { kind: 'unary', op, operand: this.parseUnary(), pos: this.pos(start) };
     }
@@ -404,7 +507,9 @@ export function isDocumentRoot(name: string): boolean {
   return name === 'source' || name === 'target' || name === 'aux' || name === 'process' || name === 'context';
 }
 
-/** Parses a whole expression attribute. */
-export function parseExpression(text: string, base: TextPosition): ExprNode {
-  return new ExprParser(text, base).parseComplete();
+/** Parses a whole expression attribute; `options.ruleSyntax` for an IRIS rule condition (ExprParser.ruleSyntax). */
+export function parseExpression(text: string, base: TextPosition, options: { ruleSyntax?: boolean } = {}): ExprNode {
+  const parser = new ExprParser(text, base);
+  parser.ruleSyntax = options.ruleSyntax === true;
+  return parser.parseComplete();
 }

@@ -17,6 +17,20 @@ describe('compileExpression (the rule conditions entry point)', () => {
     expect(compileExpression('Document.{items("*")}=2').test(order)).toBe(true);
   });
 
+  it("reads IRIS's rule syntax: operator words between operands, != and a leading !, precedence", () => {
+    expect(compileExpression('ToUpper(Document.Name) Contains ToUpper("nn")').test(order)).toBe(true);
+    expect(compileExpression('Document.Name In "Bob,Ann" && (Source StartsWith "File")').test(order)).toBe(true);
+    expect(compileExpression('Document.Name NotIn("Bob,Ann")').test(order)).toBe(false);
+    expect(compileExpression('Document.Name DoesNotContain "x"').test(order)).toBe(true);
+    expect(compileExpression('Document.Name!="Ann"').test(order)).toBe(false);
+    expect(compileExpression('!(Document.total>20)').test(order)).toBe(true);
+    // Comparisons bind before && (left to right, ((12.5>10)&&12.5)<12 would be true).
+    expect(compileExpression('Document.total>10&&Document.total<12').test(order)).toBe(false);
+    // A word is an operator only between operands: as a property or a variable it is a name.
+    expect(compileExpression('Document.In_"x"').evaluate(order)).toBe('x');
+    expect(checkExpression('Document.Name Contains')).toMatchObject([{ message: 'unexpected "Contains" after the expression' }]);
+  });
+
   it('gives named variables and the host to the expression', () => {
     const lookup = (table: string, key: string) => (table === 'T' && key === 'Ann' ? 'VIP' : undefined);
     expect(compileExpression('..Lookup("T",Document.Name)_RuleUserData').evaluate({ ...order, variables: { RuleUserData: '!' }, host: { lookup } })).toBe(

@@ -7,6 +7,9 @@
  *
  * Rules call the function set by its bare name (`Contains(Document.Name,"x")`), DTL with two dots
  * (`..Contains(…)`); both forms are accepted here, so a condition reads the same in either place.
+ * IRIS rule conditions also write `!=`, a leading `!` (not) and operator words (`Document.Name
+ * Contains "x"`), and join comparisons with `&&` / `||` without parentheses: they are read with the
+ * parser's rule syntax (precedence levels; a transform's attributes stay strictly left to right).
  */
 import { ConveyorError } from '../core/errors.ts';
 import { compileExpr, EMPTY_SCOPE } from './compile-expr.ts';
@@ -90,7 +93,7 @@ export function compileExpression(text: string, options: CompileExpressionOption
   const position = options.position ?? { line: 1, column: 1 };
   let evaluateNode;
   try {
-    evaluateNode = compileExpr(bareCallsToFunctions(parseExpression(text, position)) as ExprNode, EMPTY_SCOPE);
+    evaluateNode = compileExpr(bareCallsToFunctions(parseExpression(text, position, { ruleSyntax: true })) as ExprNode, EMPTY_SCOPE);
   } catch (error) {
     if (!(error instanceof DtlSyntaxError)) throw error;
     failWithDiagnostics(document, [{ document, ...error.position, severity: 'error', message: error.message }]);

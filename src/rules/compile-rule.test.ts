@@ -32,6 +32,36 @@ describe('compileRuleDefinition', () => {
     expect((failure as Error).message).toContain('Demo.Rules:7:38: unknown function ..NoSuch');
   });
 
+  it('sets properties of the message with <assign>: later conditions and the decision see them, the input is left alone', () => {
+    const text = rule(
+      [
+        '<rule><when condition="1"><assign property="Document.{route.to}" value="ToUpper(Document.kind)"/><assign property="Document.n" value="Document.n+1"/></when></rule>',
+        '<rule><when condition="Document.n=4"><send target="Four"/></when></rule>',
+      ].join('\n'),
+    );
+    const decision = compileRuleDefinition(text).decide(order);
+    expect([decision.returnValue, decision.document]).toEqual(['send:Four', { kind: 'urgent', n: 4, route: { to: 'URGENT' } }]);
+    expect(order.document).toEqual({ kind: 'urgent', n: 3 });
+    expect(compileRuleDefinition(rule('<rule><when condition="1"><send target="X"/></when></rule>')).decide(order).document).toBeUndefined();
+    const intoAString = compileRuleDefinition(text).decide({ ...order, document: 'plain text' });
+    expect([intoAString.error, intoAString.actions]).toEqual(['cannot set Document.{route.to}: the message is not an object', []]);
+  });
+
+  it('refuses an <assign> to anything but a property of the message, at the property', () => {
+    expect(checkRuleDefinition(rule('<rule><when condition="1"><assign property="context.X" value="1"/></when></rule>'), 'R')).toEqual([
+      {
+        document: 'R',
+        line: 7,
+        column: 45,
+        severity: 'error',
+        message: '<assign> sets a property of the message: write Document.Name or Document.{a.b}, not "context.X"',
+      },
+    ]);
+    expect(checkRuleDefinition(rule('<rule><when condition="1"><assign property="Document.a_b" value="1"/></when></rule>'), 'R')).toMatchObject([
+      { message: '"a_b" in Document.a_b is not a property name (use Document.{…} for other names)' },
+    ]);
+  });
+
   it('reports a syntax error inside a condition with entities at the position in the source', () => {
     const text = rule('<rule><when condition="Document.kind=&quot;a&quot;+"><send target="X"/></when></rule>');
     const [problem] = checkRuleDefinition(text, 'R');

@@ -10,6 +10,7 @@ import { ConveyorError } from '../core/errors.ts';
 import type { DecidedAction, RoutingRule, RuleDecision, RuleInput, RuleStep } from '../core/routing-rule.ts';
 import { DtlSyntaxError, type DtlDiagnostic } from '../dtl/diagnostics.ts';
 import { compileExpression, type CompiledExpression, type ExpressionContext, type JsonValue } from '../dtl/index.ts';
+import { documentProperty, writeDocumentProperty } from './document-property.ts';
 import { inEffect, localStamp } from './effective-dates.ts';
 import type { RuleAction, RuleConstraint, RuleDefinition, RuleNode, RuleSetNode } from './model.ts';
 import { readRuleDefinition } from './parse-rule.ts';
@@ -41,7 +42,13 @@ function compileAll(definition: RuleDefinition, document: string): Compiled {
     }
   };
   const actions = (list: RuleAction[]): void => {
-    for (const action of list) if (action.type === 'trace') add(action, action.value, action.valuePos);
+    for (const action of list) {
+      if (action.type === 'trace') add(action, action.value, action.valuePos);
+      if (action.type !== 'assign') continue;
+      add(action, action.value, action.valuePos);
+      const target = documentProperty(action.property);
+      if ('problem' in target) out.diagnostics.push({ document, ...action.propertyPos, severity: 'error', message: target.problem });
+    }
   };
   for (const ruleSet of definition.ruleSets) {
     for (const item of ruleSet.items) {
@@ -112,6 +119,8 @@ class RuleRun {
   readonly steps: RuleStep[] = [];
   readonly reasons: string[] = [];
   returned = false;
+  /** Set once an `<assign>` changed the message: the copy the later conditions and sends see. */
+  assigned = false;
   /** The rule being evaluated: an error is its step, at its line. */
   current = { rule: 'ruleSet', line: 0 };
   readonly context: ExpressionContext;
@@ -142,6 +151,15 @@ class RuleRun {
         case 'trace':
           this.traces.push(String(this.conditions.get(action)!.evaluate(this.context)));
           break;
+        case 'assign': {
+          const value = this.conditions.get(action)!.evaluate(this.context);
+          // The caller's document is never changed: the first assign works on a copy.
+          if (!this.assigned) this.context.document = structuredClone(this.context.document);
+          this.assigned = true;
+          // compileAll refused a property that is not a path of the message, so this one is.
+          writeDocumentProperty(this.context.document, (documentProperty(action.property) as { path: string[] }).path, value, action.property);
+          break;
+        }
         case 'return':
           this.returned = true;
           return;
@@ -253,6 +271,7 @@ export function compileRuleDefinition(text: string, options: { document?: string
       // collected before the error, so the decision lists none (the steps show how far it got).
       if (decision.error !== null) return decision;
       decision.actions = run.actions;
+      if (run.assigned) decision.document = run.context.document;
       decision.reason = run.reasons.join(',');
       decision.returnValue = returnValue(run.actions);
       return decision;

@@ -34,7 +34,20 @@ export interface TraceAction {
   pos: Position;
 }
 
-export type RuleAction = SendAction | ReturnAction | DeleteAction | TraceAction;
+/**
+ * `<assign property="Document.X" value="expr"/>`: sets a property of the message being routed; the
+ * conditions and sends after it see the new value (IRIS routes the same, modified, object).
+ */
+export interface AssignAction {
+  type: 'assign';
+  property: string;
+  propertyPos: TextPosition;
+  value: string;
+  valuePos: TextPosition;
+  pos: Position;
+}
+
+export type RuleAction = SendAction | ReturnAction | DeleteAction | TraceAction | AssignAction;
 
 /** `<constraint name="source|msgClass|docCategory|docName|docType" value="…"/>`. */
 export interface RuleConstraint {

@@ -93,11 +93,13 @@ describe('readRuleDefinition', () => {
     );
     expect(failure('Class Demo.X Extends Ens.Rule.Definition\n{\n}').message).toBe('the class has no "XData RuleDefinition" block');
     expect(failure('hello').message).toContain('expected a "Class <name> Extends Ens.Rule.Definition" header');
-    const unknownAction = failure(CLASS.replace('<delete></delete>', '<assign property="x" value="1"></assign>'));
+    const unknownAction = failure(CLASS.replace('<delete></delete>', '<sendto target="x"></sendto>'));
     expect([unknownAction.message, unknownAction.position]).toEqual([
-      '<assign> is not a routing action (send, return, delete or trace)',
+      '<sendto> is not a routing action (send, return, delete, assign or trace)',
       { line: 19, column: 1 },
     ]);
+    const assign = failure(CLASS.replace('<delete></delete>', '<assign property="Document.Found"></assign>'));
+    expect([assign.message, assign.position]).toEqual(['<assign> needs a property and a value (an expression)', { line: 19, column: 1 }]);
     const badConstraint = failure(CLASS.replace('name="source"', 'name="sender"'));
     expect([badConstraint.message, badConstraint.position.line]).toEqual([
       'unknown constraint "sender" (expected source, msgClass, docCategory, docName, docType)',

@@ -69,8 +69,15 @@ function readAction(element: XmlElement): RuleAction {
     }
     case 'rule':
       throw new DtlSyntaxError('nested <rule> elements are not supported: write the rules one after another in the rule set', element.pos);
+    case 'assign': {
+      onlyAttributes(element, ['property', 'value']);
+      const property = element.attributes.get('property');
+      const value = element.attributes.get('value');
+      if (!property || !value || value.value.trim() === '') throw new DtlSyntaxError('<assign> needs a property and a value (an expression)', element.pos);
+      return { type: 'assign', property: property.value.trim(), propertyPos: property.pos, value: value.value, valuePos: value.pos, pos: element.pos };
+    }
     default:
-      throw new DtlSyntaxError(`<${element.name}> is not a routing action (send, return, delete or trace)`, element.pos);
+      throw new DtlSyntaxError(`<${element.name}> is not a routing action (send, return, delete, assign or trace)`, element.pos);
   }
 }
 

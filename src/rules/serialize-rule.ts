@@ -26,6 +26,11 @@ function action(a: RuleAction): string {
       return '<delete></delete>';
     case 'trace':
       return `<trace${attrs([['value', a.value]])}></trace>`;
+    case 'assign':
+      return `<assign${attrs([
+        ['property', a.property],
+        ['value', a.value],
+      ])}></assign>`;
   }
 }
 

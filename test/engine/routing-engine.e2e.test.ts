@@ -2,7 +2,8 @@
  * IRIS routing rules through the real engine, store and python3 workers: a polled Python service
  * sends orders to `EnsLib.MsgRouter.RoutingEngine`, whose BusinessRuleName names a stored rule class;
  * the rule sends urgent orders to a Python operation and, through a stored DTL transform, to an
- * audit operation (the transform reads the rule's aux), deletes the ones to drop and sends the rest to another operation. The rule log
+ * audit operation (the transform reads the rule's aux), with the kind the rule's assign changed,
+ * deletes the ones to drop (a condition in IRIS's operator-word syntax) and sends the rest to another operation. The rule log
  * says which rule fired for each message and why, in the session of the message.
  */
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -65,13 +66,14 @@ XData RuleDefinition [ XMLNamespace = "http://www.intersystems.com/rule" ]
 <constraint name="source" value="OrderIn"></constraint>
 <constraint name="msgClass" value="components.Order"></constraint>
 <when condition="Document.kind=&quot;urgent&quot;">
+<assign property="Document.kind" value="ToUpper(Document.kind)"></assign>
 <send transform="" target="Urgent"></send>
 <send transform="Demo.ToAudit" target="Audit"></send>
 <return></return>
 </when>
 </rule>
 <rule name="drop">
-<when condition="Document.kind=&quot;drop&quot;">
+<when condition="Document.kind In &quot;drop,discard&quot;">
 <delete></delete>
 <return></return>
 </when>
@@ -164,7 +166,7 @@ describe('EnsLib.MsgRouter.RoutingEngine', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l) as unknown),
-    ).toEqual([{ id: 1, kind: 'urgent' }]);
+    ).toEqual([{ id: 1, kind: 'URGENT' }]);
     const audit = readFileSync(auditFile, 'utf8')
       .trim()
       .split('\n')

@@ -17,7 +17,6 @@ const ruleSummary = closed({
   context: Type.String({ description: 'The context class of the <ruleDefinition> (EnsLib.MsgRouter.RoutingEngine for routing rules)' }),
   ruleSets: Type.Integer(),
 });
-export type RuleSummaryJson = Static<typeof ruleSummary>;
 
 const ruleVersionFields = {
   name: Type.String(),
@@ -62,6 +61,7 @@ export const ruleDecision = closed({
   traces: Type.Array(Type.String()),
   steps: Type.Array(ruleStep),
   error: Type.Union([Type.String(), Type.Null()]),
+  document: Type.Optional(Type.Unknown({ description: 'The message as the <assign> actions left it (absent when none ran): what the sends carry' })),
 });
 export type RuleDecisionJson = Static<typeof ruleDecision>;
 

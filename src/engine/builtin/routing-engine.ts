@@ -2,8 +2,8 @@
  * `EnsLib.MsgRouter.RoutingEngine`: IRIS's routing process. Each request is handed to the rule
  * class named by the Host setting `BusinessRuleName` (a stored routing rule of the namespace, see
  * docs/rules.md); the rule decides, the engine writes the rule log (which rule fired and why) and
- * performs the actions in order: each `send` goes to its target, through its transforms first;
- * `delete` ends the message's routing (it is logged, nothing is sent for it).
+ * performs the actions in order: each `send` goes to its target, through its transforms first, with
+ * what the rule's `assign` actions set; `delete` is logged, nothing is sent for it.
  *
  * Settings (IRIS names): `BusinessRuleName` (required); `RuleLogging` — flags `e` errors, `r`
  * reasons, `d`/`c` each rule's outcome, `a` all (default `r`: the reason of every decision is
@@ -36,6 +36,13 @@ function documentOf(body: MessageBody): unknown {
  */
 function ruleAux(ruleName: string, reason: string): Record<string, string> {
   return { BusinessRuleName: ruleName, RuleReason: reason.slice(0, 2000), RuleUserData: '', RuleActionUserData: '' };
+}
+
+/** The request carrying `document` as its JSON (an empty body becomes one of its class's encoding). */
+function withDocument(request: MessageBody, document: unknown): MessageBody {
+  const native = request.classname.startsWith('Ens.') || request.classname.startsWith('EnsLib.');
+  const encoding = request.encoding === 'empty' ? (native ? 'native' : 'json') : request.encoding;
+  return { ...request, encoding, data: JSON.stringify(document) };
 }
 
 export class RoutingEngine extends BuiltinComponent {
@@ -84,12 +91,14 @@ export class RoutingEngine extends BuiltinComponent {
     this.writeRuleLog(rule, decision, call);
     for (const value of decision.traces) this.context.log('Trace', value, RULE_LOG, call);
     if (decision.error !== null) throw new ConveyorError('ERR_RULE', `Rule ${rule.name}: ${decision.error}`);
+    // What the rule's <assign> actions changed travels with every send, as IRIS sends the changed object.
+    const routed = decision.document === undefined ? request : withDocument(request, decision.document);
     for (const action of decision.actions) {
       if (action.type === 'delete') {
         this.context.log('Info', `rule ${rule.name}: message deleted (${action.reason})`, RULE_LOG, call);
         continue;
       }
-      let body = request;
+      let body = routed;
       for (const transform of action.transforms) {
         if (!this.context.transform) throw new ConveyorError('ERR_CONFIG', `Item ${this.context.configName}: this host offers no DTL`);
         body = await this.context.transform(transform, body, { aux: ruleAux(rule.name, action.reason) });
