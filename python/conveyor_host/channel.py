@@ -1,7 +1,9 @@
 """The worker's side of the frame channel to the Conveyor engine.
 
-Frames are a 4-byte big-endian length followed by UTF-8 JSON. The engine writes on fd 3 and reads
-fd 4, so stdout and stderr stay free for whatever user code prints.
+A frame is a 4-byte big-endian length of the rest, a 4-byte length of the head, the head (UTF-8
+JSON), then the frame's long strings as raw UTF-8 back to back (src/bridge/frames.ts says why and
+how the head names their places). The engine writes on fd 3 and reads fd 4, so stdout and stderr
+stay free for whatever user code prints.
 
 No thread sits between the pipe and the code that waits for a frame: whichever thread waits (the
 main loop for its next request, user code blocked in `send_request_sync` for its answer) reads the
@@ -19,8 +21,12 @@ import select
 import struct
 import threading
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 _HEADER = struct.Struct('>I')
+_HEADERS = struct.Struct('>II')
+# The engine's rule (frames.ts): strings this long, at most four levels down, travel after the head.
+_CARRIED_MIN_CHARS = 1024
+_CARRIED_MAX_DEPTH = 4
 _READ_SIZE = 1 << 16
 # The engine's end of the pipe closing; data arriving does not wake the watcher.
 _HANG_UP = getattr(select, 'POLLRDHUP', 0) | select.POLLHUP | select.POLLERR
@@ -78,15 +84,23 @@ class Channel:
         thread.start()
 
     def send(self, frame):
-        text = json.dumps(frame, ensure_ascii=False, separators=(',', ':'))
+        slots = []
+        strings = []
+        head = _lift(frame, [], slots, strings)
+        if slots:
+            head = [head, slots]
+        text = json.dumps(head, ensure_ascii=False, separators=(',', ':'))
         try:
             payload = text.encode('utf-8')
         except UnicodeEncodeError:
             # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
-            payload = json.dumps(frame, separators=(',', ':')).encode('ascii')
+            payload = json.dumps(head, separators=(',', ':')).encode('ascii')
+        size = 4 + len(payload) + sum(len(part) for part in strings)
         with self._write_lock:
-            self._writer.write(_HEADER.pack(len(payload)))
+            self._writer.write(_HEADERS.pack(size, len(payload)))
             self._writer.write(payload)
+            for part in strings:
+                self._writer.write(part)
             self._writer.flush()
 
     def request(self, frame):
@@ -160,7 +174,7 @@ class Channel:
                 (size,) = _HEADER.unpack_from(buffer, 0)
                 end = 4 + size
                 if available >= end:
-                    frame = json.loads(buffer[4:end])
+                    frame = _decode(buffer, end)
                     del buffer[:end]
                     return frame
                 wanted = end - available
@@ -231,6 +245,71 @@ class Channel:
             if any(event & _HANG_UP for _, event in events):
                 self._report_close()
                 return
+
+
+def _lift(value, path, slots, strings):
+    """`value` with its long strings replaced by 0, each recorded as a slot `[byte length, *path]`
+    and its UTF-8 in `strings`; containers on the way to one are copied, never changed (they may be
+    user objects). `path` is a stack shared by the walk."""
+    if isinstance(value, str):
+        if len(value) < _CARRIED_MIN_CHARS or not path:
+            return value
+        try:
+            data = value.encode('utf-8')
+        except UnicodeEncodeError:
+            return value  # a lone surrogate: stays in the head, which escapes it
+        slots.append([len(data), *path])
+        strings.append(data)
+        return 0
+    if len(path) == _CARRIED_MAX_DEPTH:
+        return value
+    if isinstance(value, dict):
+        copy = None
+        for key, item in value.items():
+            path.append(key)
+            lifted = _lift(item, path, slots, strings)
+            path.pop()
+            if lifted is not item:
+                if copy is None:
+                    copy = dict(value)
+                copy[key] = lifted
+        return value if copy is None else copy
+    if isinstance(value, (list, tuple)):
+        copy = None
+        for index, item in enumerate(value):
+            path.append(index)
+            lifted = _lift(item, path, slots, strings)
+            path.pop()
+            if lifted is not item:
+                if copy is None:
+                    copy = list(value)
+                copy[index] = lifted
+        return value if copy is None else copy
+    return value
+
+
+def _decode(buffer, end):
+    """The frame in buffer[4:end]: its head, with the carried strings put back where it says."""
+    (head_size,) = _HEADER.unpack_from(buffer, 4)
+    head_end = 8 + head_size
+    if head_end > end:
+        raise ValueError('a frame whose head overruns it: the stream is corrupt')
+    head = json.loads(buffer[8:head_end])
+    if head_end == end:
+        return head
+    frame, slots = head
+    with memoryview(buffer) as view:  # released before the caller trims the buffer
+        at = head_end
+        for slot in slots:
+            size = slot[0]
+            parent = frame
+            for key in slot[1:-1]:
+                parent = parent[key]
+            parent[slot[-1]] = str(view[at:at + size], 'utf-8')
+            at += size
+    if at != end:
+        raise ValueError('a frame whose strings do not fill it: the stream is corrupt')
+    return frame
 
 
 def _engine_error(frame):

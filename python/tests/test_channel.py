@@ -18,13 +18,32 @@ class FakeEngine:
         self._reader = open(self.from_worker_read, 'rb', closefd=False)
         self._closed = False
 
-    def read(self):
-        (size,) = struct.unpack('>I', self._reader.read(4))
-        return json.loads(self._reader.read(size).decode('utf-8'))
+    def read_raw(self):
+        """The head (parsed JSON) and the carried strings' bytes of the worker's next frame."""
+        size, head_size = struct.unpack('>II', self._reader.read(8))
+        head = json.loads(self._reader.read(head_size).decode('utf-8'))
+        return head, self._reader.read(size - 4 - head_size)
 
-    def write(self, frame):
-        payload = json.dumps(frame).encode('utf-8')
-        os.write(self.to_worker_write, struct.pack('>I', len(payload)) + payload)
+    def read(self):
+        head, rest = self.read_raw()
+        if not rest:
+            return head
+        frame, slots = head
+        for size, *path in slots:
+            parent = frame
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = rest[:size].decode('utf-8')
+            rest = rest[size:]
+        return frame
+
+    def write(self, frame, carried=()):
+        """Writes `frame`; `carried` lists (path, text): strings sent after the head, as the engine does."""
+        strings = [text.encode('utf-8') for _, text in carried]
+        head = [frame, [[len(data), *path] for (path, _), data in zip(carried, strings)]] if carried else frame
+        payload = json.dumps(head).encode('utf-8')
+        rest = b''.join(strings)
+        os.write(self.to_worker_write, struct.pack('>II', 4 + len(payload) + len(rest), len(payload)) + payload + rest)
 
     def close(self):
         if not self._closed:
@@ -99,6 +118,33 @@ class ChannelTest(unittest.TestCase):
     def test_lone_surrogates_are_escaped_rather_than_breaking_the_frame(self):
         self.engine.channel.send({'t': 'log', 'text': 'bad \udcff name'})
         self.assertEqual(self.engine.read(), {'t': 'log', 'text': 'bad \udcff name'})
+        self.engine.close()
+
+    def test_long_strings_travel_after_the_head_and_the_sent_frame_is_left_as_it_was(self):
+        body = {'classname': 'msg.Big', 'encoding': 'json', 'data': json.dumps({'text': 'é' * 600 + 'x' * 2000})}
+        frame = {'t': 'op', 'op': 'send_multi', 'calls': [{'target': 'A', 'body': body}, {'target': 'B', 'body': {'data': 'short'}}]}
+        self.engine.channel.send(frame)
+        (head, slots), rest = self.engine.read_raw()
+        self.assertEqual(head['calls'][0]['body']['data'], 0)
+        self.assertEqual(slots, [[len(body['data'].encode('utf-8')), 'calls', 0, 'body', 'data']])
+        self.assertEqual(rest.decode('utf-8'), body['data'])
+        self.assertEqual(frame['calls'][0]['body'], body)
+        self.engine.channel.send(frame)
+        self.assertEqual(self.engine.read(), frame)
+        self.engine.close()
+
+    def test_carried_strings_of_the_engine_are_put_back_in_place(self):
+        first = 'ü' * 3000
+        second = 'y' * 5000
+        self.engine.write({'t': 'invoke', 'id': 3, 'args': {'request': {'data': 0}, 'list': ['a', 0]}}, [(['args', 'request', 'data'], first), (['args', 'list', 1], second)])
+        self.assertEqual(self.engine.channel.inbox.get(timeout=5), {'t': 'invoke', 'id': 3, 'args': {'request': {'data': first}, 'list': ['a', second]}})
+        self.engine.close()
+
+    def test_a_long_string_with_a_lone_surrogate_stays_escaped_in_the_head(self):
+        text = 'bad \udcff name ' * 200
+        self.engine.channel.send({'t': 'log', 'text': text})
+        head, rest = self.engine.read_raw()
+        self.assertEqual((head, rest), ({'t': 'log', 'text': text}, b''))
         self.engine.close()
 
 

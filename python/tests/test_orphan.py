@@ -27,10 +27,11 @@ class OrphanTest(unittest.TestCase):
             't': 'init', 'id': 1, 'module': 'tests.sleepy_component', 'className': 'Sleepy', 'classpaths': [],
             'configName': 'Sleepy', 'settings': {'host': {}, 'adapter': {}}, 'adapter': None,
         }).encode()
-        os.write(to_worker_write, struct.pack('>I', len(frame)) + frame)
+        os.write(to_worker_write, struct.pack('>II', len(frame) + 4, len(frame)) + frame)
         with open(from_worker_read, 'rb') as from_worker:
-            size = struct.unpack('>I', from_worker.read(4))[0]
-            self.assertEqual(json.loads(from_worker.read(size))['t'], 'hello')
+            size, head_size = struct.unpack('>II', from_worker.read(8))
+            self.assertEqual(size, head_size + 4)
+            self.assertEqual(json.loads(from_worker.read(head_size))['t'], 'hello')
             self.assertEqual(worker.stdout.readline(), 'sleeping\n')
             os.close(to_worker_write)  # the engine goes away while on_init sleeps
             self.assertEqual(worker.wait(timeout=20), 0)

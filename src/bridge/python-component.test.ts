@@ -218,12 +218,12 @@ describe('python component: failures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'conveyor-interp-'));
     const impostor = join(dir, 'python-impostor');
     const hello =
-      "import json,os,struct,time; p=json.dumps({'t':'hello','protocol':99,'pid':0,'python':'x'}).encode(); os.write(4, struct.pack('>I', len(p)) + p); time.sleep(30)";
+      "import json,os,struct,time; p=json.dumps({'t':'hello','protocol':99,'pid':0,'python':'x'}).encode(); os.write(4, struct.pack('>II', len(p) + 4, len(p)) + p); time.sleep(30)";
     writeFileSync(impostor, `#!/bin/sh\nexec python3 -c "${hello}"\n`, { mode: 0o755 });
     const mismatch = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: impostor }).create();
     const failure = await mismatch.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
-    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 2');
+    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 3');
 
     const quitter = join(dir, 'python-quitter');
     writeFileSync(quitter, '#!/bin/sh\necho "no python here" >&2\nexit 4\n', { mode: 0o755 });

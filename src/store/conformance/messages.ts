@@ -1,6 +1,8 @@
 /** Conformance: message inserts, patches, reads, search and sessions. */
 import { describe, expect, it } from 'vitest';
-import type { MessageHeader, StoredMessage } from '../../core/message.ts';
+import { parseBodyCondition } from '../../core/body-condition.ts';
+import type { MessageBody, MessageHeader, StoredMessage } from '../../core/message.ts';
+import { carryBodyBytes } from '../../core/message-bytes.ts';
 import { clockPast, isStrictlyIncreasing, newMessage, type Harness } from './harness.ts';
 
 function headerOf(message: StoredMessage): MessageHeader {
@@ -53,6 +55,17 @@ export function describeMessages(h: Harness): void {
       expect(two!.body.data.length).toBe(big.length);
       expect(two!.createdAt).toBeGreaterThanOrEqual(before);
       expect(two!.updatedAt).toBe(two!.createdAt);
+    });
+
+    it('stores a body that carries its UTF-8 bytes (from a Python frame) as the same text, searchable as JSON', async () => {
+      const store = h.store();
+      const data = JSON.stringify({ name: 'ünïcödé ✓ 日本', filler: 'x'.repeat(5000) });
+      const body = { classname: 'msg.Big', encoding: 'json', data: '' } as MessageBody;
+      carryBodyBytes(body, Buffer.from(data, 'utf8'));
+      const [id] = await store.messages.insert([newMessage({ body })]);
+      expect((await store.messages.get('USER', id!))!.body).toEqual({ classname: 'msg.Big', encoding: 'json', data });
+      const page = await store.messages.find('USER', { limit: 5, scanLimit: 100, body: parseBodyCondition('$.name contains "日本"') });
+      expect(page.hits.map((hit) => hit.id)).toEqual([id]);
     });
 
     it('gives a session-starting message its own id as session id, and keeps a given one', async () => {

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { ConveyorError } from '../../core/errors.ts';
+import { bodyBytes } from '../../core/message-bytes.ts';
 import { GroupCommitter } from '../group-commit.ts';
 import { migrate } from '../migrator.ts';
 import type { Store, StoreCapabilities } from '../store.ts';
@@ -186,7 +187,7 @@ class SqliteStore implements Store {
 function walPagesOf(batch: readonly SqliteWrite[]): number {
   let pages = 0;
   for (const op of batch) {
-    if (op.kind === 'insert-messages') for (const message of op.messages) pages += 4 + Math.ceil(message.body.data.length / 4000);
+    if (op.kind === 'insert-messages') for (const message of op.messages) pages += 4 + Math.ceil((bodyBytes(message.body) ?? message.body.data).length / 4000);
     else pages += 2 * writeWeight(op);
   }
   return pages;

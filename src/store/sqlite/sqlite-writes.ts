@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { ConveyorError } from '../../core/errors.ts';
+import { bodyBytes } from '../../core/message-bytes.ts';
 import type { NewLogEntry } from '../../core/log.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
 
@@ -34,7 +35,9 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
       status, priority, description, attempts, classname, created_at, updated_at, trace_parent)
     VALUES (@id, @nsId, @sessionId, @parentId, @correspondingId, @kind, @source, @target, @responseRequired,
       @status, @priority, @description, 0, @classname, @now, @now, @traceParent)`);
-  const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, ?)');
+  // A body still carrying the UTF-8 bytes it arrived with is bound as those bytes (no string made
+  // and re-encoded: core/message-bytes.ts); the CAST stores them as TEXT, as a string would be.
+  const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, CAST(? AS TEXT))');
   // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
   const patch = db.prepare(`
     UPDATE messages SET
@@ -70,7 +73,7 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
         now,
         traceParent: message.traceParent ?? null,
       });
-      insertBody.run(id, message.body.encoding, message.body.data);
+      insertBody.run(id, message.body.encoding, bodyBytes(message.body) ?? message.body.data);
       return id;
     });
   }
