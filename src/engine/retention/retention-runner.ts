@@ -25,8 +25,8 @@ export interface RetentionRunnerOptions {
 export const retentionLease = 'conveyor.retention';
 
 export class RetentionRunner {
-  readonly #store: Store;
-  readonly #coordinator: Coordinator;
+  readonly #store: Pick<Store, 'retention' | 'log'>;
+  readonly #coordinator: Pick<Coordinator, 'holdLease'>;
   readonly #intervalMs: number;
   readonly #firstRunMs: number;
   readonly #pacing: Pacing;
@@ -36,7 +36,8 @@ export class RetentionRunner {
   #run: Promise<void> | null = null;
   #stopped = false;
 
-  constructor(store: Store, coordinator: Coordinator, options: RetentionRunnerOptions) {
+  /** Of the store only retention and the log; of the coordinator only the lease (one node at a time). */
+  constructor(store: Pick<Store, 'retention' | 'log'>, coordinator: Pick<Coordinator, 'holdLease'>, options: RetentionRunnerOptions) {
     this.#store = store;
     this.#coordinator = coordinator;
     this.#intervalMs = options.intervalMs ?? 600_000;
