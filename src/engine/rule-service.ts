@@ -11,6 +11,9 @@ import type { DtlDiagnostic } from '../dtl/index.ts';
 import { checkRuleDefinition, compileRuleDefinition, type CompiledRuleDefinition } from '../rules/index.ts';
 import type { Store, StoredRule } from '../store/store.ts';
 
+/** An IRIS class name: dot-separated parts of letters and digits, each starting with a letter (`%` may lead). */
+const CLASS_NAME = /^%?\p{L}[\p{L}\p{Nd}]*(?:\.\p{L}[\p{L}\p{Nd}]*)*$/u;
+
 /** The event log's source class of rule log entries (the routing engine writes them, the API reads them). */
 export const RULE_LOG_SOURCE_CLASS = 'Ens.Rule.Log';
 
@@ -80,6 +83,13 @@ export class RuleService {
   async putRule(name: string, source: string): Promise<StoredRule> {
     checkName('rule', name);
     if (/\s/.test(name)) throw new ConveyorError('ERR_INVALID_INPUT', `Invalid rule name: ${JSON.stringify(name)} contains white space`);
+    // A rule is a class: a bare <ruleDefinition> stored under another kind of name could never be one.
+    if (!CLASS_NAME.test(name)) {
+      throw new ConveyorError(
+        'ERR_INVALID_INPUT',
+        `Invalid rule name: ${JSON.stringify(name)} is not a class name. A rule is named by its IRIS class name: dot-separated parts of letters and digits, each starting with a letter (e.g. Demo.OrderRules)`,
+      );
+    }
     const errors = this.checkRule(source, name).filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new ConveyorError('ERR_RULE', `Rule ${name} has errors: ${errors.map((d) => `${d.line}:${d.column}: ${d.message}`).join('; ')}`, {

@@ -126,6 +126,11 @@ describe('routing rule routes', () => {
 
     const spaced = await server.local('PUT', '/api/iop/rules/Demo%20Rules', { source: RULE });
     expect(spaced.status).toBe(400);
+    // A bare <ruleDefinition> names no class: its name must still be one.
+    const bare = RULE.slice(RULE.indexOf('<ruleDefinition'), RULE.indexOf('</ruleDefinition>') + '</ruleDefinition>'.length);
+    const dashed = await server.local('PUT', '/api/iop/rules/Demo-Rules', { source: bare });
+    expect(dashed.status).toBe(400);
+    expect((dashed.json as { error: string }).error).toContain('Invalid rule name: "Demo-Rules" is not a class name');
 
     const notARule = await server.local('PUT', '/api/iop/rules/Demo.Rules', { source: 'Class Demo.Rules Extends Ens.DataTransformDTL\n{\n}' });
     expect(notARule.status).toBe(400);
