@@ -4,7 +4,7 @@
  * sees the form follow, gets a condition's diagnostic with its line:column, is warned before leaving
  * with unsaved edits, saves, and tests messages to see which rule fires and why; a viewer reads the
  * rule and tests it but changes nothing; the operator deletes it. Takes docs/screenshots/rule-editor.png
- * with UPDATE_SCREENSHOTS=1.
+ * and rule-test.png with UPDATE_SCREENSHOTS=1.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -154,7 +154,6 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
     const stored = await storedRule();
     expect(stored.version).toBe(1);
     expect(stored.source).toBe(await text());
-    await page.screenshot({ path: join(screenshots, 'rule-editor.png') });
   });
 
   it('tests messages against the text being edited: which rule fired, why, and the actions', async () => {
@@ -167,6 +166,11 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
     await page.getByLabel('Message body').fill('{"kind": "urgent"}');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await expect.poll(() => tester.getByTestId('fired').textContent()).toBe('rule#1(urgent)');
+    // The form marks the rule and the when that fired.
+    expect(await page.locator('li.rule-card.fired .rule-title').allTextContents()).toEqual(['rule#1(urgent) fired']);
+    expect(await page.getByRole('group', { name: 'rule#1(urgent) when#1' }).getAttribute('class')).toContain('fired');
+    await page.mouse.wheel(0, -10_000);
+    await page.screenshot({ path: join(screenshots, 'rule-editor.png') });
     expect(await tester.getByRole('list', { name: 'Resulting actions' }).textContent()).toBe('send to Urgent (rule#1(urgent):when#1)');
     expect(await tester.getByRole('table', { name: 'Rule log' }).locator('tbody tr').allTextContents()).toEqual([
       `rule#1(urgent)whenwhen#1 is true: Document.kind="urgent"${(await text()).split('\n').findIndex((l) => l.startsWith('<when ')) + 1}`,
@@ -177,10 +181,15 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
     await expect.poll(() => tester.getByTestId('fired').textContent()).toBe('rule#2(rest)');
     const steps = await tester.getByRole('table', { name: 'Rule log' }).locator('tbody tr td:nth-child(3)').allTextContents();
     expect(steps).toEqual(['source is "Elsewhere", the rule wants "OrderIn"', 'no condition: otherwise']);
+    expect(await page.locator('li.rule-card.fired .rule-title').allTextContents()).toEqual(['rule#2(rest) fired']);
+    expect(await page.getByRole('group', { name: 'rule#2(rest) otherwise' }).getAttribute('class')).toContain('fired');
+    await page.locator('section.panel', { hasText: 'Which rule fires for this message' }).screenshot({ path: join(screenshots, 'rule-test.png') });
     expect(await tester.getByRole('list', { name: 'Resulting actions' }).textContent()).toBe('send to Normal (rule#2(rest):otherwise)');
 
     // An edit, unsaved, is what the next test runs.
     await page.locator('li.rule-card').nth(1).getByLabel('Target').fill('Audit');
+    // The marks were for the text before the edit.
+    expect(await page.locator('li.rule-card.fired').count()).toBe(0);
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await expect.poll(() => tester.getByRole('list', { name: 'Resulting actions' }).textContent()).toBe('send to Audit (rule#2(rest):otherwise)');
     expect((await storedRule()).source).toContain('target="Normal"');

@@ -9,6 +9,7 @@ import {
   newRule,
   newRuleClass,
   newRuleSet,
+  nodesAtLines,
   writeRuleText,
   type RuleAction,
   type RuleDefinition,
@@ -85,6 +86,9 @@ describe('rule editor model', () => {
     const byNode = diagnosticsByNode(definition!, diagnostics);
     expect([...byNode.keys()]).toEqual(['s0.i1.w1', 's0.i1.o.a0']);
     expect(byNode.get('s0.i1.o.a0')![0]!.message).toBe('unknown function ..Nope');
+    // The lines of the rule log's steps lead to the same nodes: a when, or a rule (for its otherwise).
+    const second = definition!.ruleSets[0]!.items[1] as RuleNode;
+    expect(nodesAtLines(definition!, [second.whens[1]!.pos.line, second.pos.line])).toEqual(new Set(['s0.i1.w1', 's0.i1']));
   });
 
   it('gives no model for a text that does not parse, and one positioned diagnostic', () => {

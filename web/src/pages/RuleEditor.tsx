@@ -14,10 +14,19 @@ import { DefinitionForm } from '../rules/DefinitionForm.tsx';
 import { TRANSFORMS_LIST } from '../rules/RuleActions.tsx';
 import { CLASSES_LIST } from '../rules/RuleForm.tsx';
 import type { RuleEditing } from '../rules/form-parts.tsx';
-import { diagnosticsByNode, edit, inspectRuleDefinition, newRuleClass, writeRuleText, type DtlDiagnostic, type RuleDefinition } from '../rules/model.ts';
+import {
+  diagnosticsByNode,
+  edit,
+  inspectRuleDefinition,
+  newRuleClass,
+  nodesAtLines,
+  writeRuleText,
+  type DtlDiagnostic,
+  type RuleDefinition,
+} from '../rules/model.ts';
 import { useUnsavedGuard } from '../dtl/unsaved-guard.ts';
 import { useSession } from '../session.tsx';
-import { RuleTester } from './RuleTester.tsx';
+import { RuleTester, firedSteps } from './RuleTester.tsx';
 
 type Problem = Pick<DtlDiagnostic, 'line' | 'column' | 'severity' | 'message'>;
 
@@ -59,6 +68,8 @@ export function RuleEditor({ name }: { name: string }) {
   const [compiled, setCompiled] = useState<Problem[] | null>(null);
   const [savedVersion, setSavedVersion] = useState<number | null>(null);
   const [dirty, setDirty] = useState(false);
+  /** The lines where the last test fired, and the text it ran on: the marks last while the text does. */
+  const [tested, setTested] = useState<{ source: string; lines: number[] } | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   const save = useAction();
   const compile = useAction();
@@ -96,9 +107,12 @@ export function RuleEditor({ name }: { name: string }) {
     [parsed, problems, name],
   );
 
+  const fired = useMemo(() => (parsed && tested?.source === text ? nodesAtLines(parsed, tested.lines) : new Set<string>()), [parsed, tested, text]);
+
   const editing: RuleEditing = {
     readOnly: readOnly || locked,
     problems: byNode,
+    fired,
     change(apply) {
       if (!draft) return;
       const next = edit(draft, apply);
@@ -238,7 +252,14 @@ export function RuleEditor({ name }: { name: string }) {
           ))}
         </datalist>
       </Panel>
-      {draft || text ? <RuleTester name={name} source={text} onLine={(line) => jumpTo(area.current, line, 1)} /> : null}
+      {draft || text ? (
+        <RuleTester
+          name={name}
+          source={text}
+          onLine={(line) => jumpTo(area.current, line, 1)}
+          onDecision={(decision, source) => setTested({ source, lines: firedSteps(decision).map((step) => step.line) })}
+        />
+      ) : null}
     </>
   );
 }

@@ -24,10 +24,10 @@ function readJson(text: string): { json: unknown; error: string } {
 }
 
 /** The steps where a rule fired (a true `when` or its `otherwise`). */
-const fired = (decision: Decision) => decision.steps.filter((step) => step.outcome === 'when' || step.outcome === 'otherwise');
+export const firedSteps = (decision: Decision) => decision.steps.filter((step) => step.outcome === 'when' || step.outcome === 'otherwise');
 
 function DecisionView({ decision, onLine }: { decision: Decision; onLine?: (line: number) => void }) {
-  const firing = fired(decision);
+  const firing = firedSteps(decision);
   return (
     <div className="test-result" role="region" aria-label="Rule decision">
       {decision.error ? <div className="error-note">{decision.error}</div> : null}
@@ -114,7 +114,17 @@ function DecisionView({ decision, onLine }: { decision: Decision; onLine?: (line
   );
 }
 
-export function RuleTester({ name, source, onLine }: { name: string; source?: string; onLine?: (line: number) => void }) {
+export interface RuleTesterProps {
+  name: string;
+  /** The text being edited, tested instead of the stored rule. */
+  source?: string;
+  /** Go to a line of the text (the editor's caret). */
+  onLine?: (line: number) => void;
+  /** Told each decision with the text it was made on, so the editor can mark the rules that fired. */
+  onDecision?: (decision: Decision, source: string) => void;
+}
+
+export function RuleTester({ name, source, onLine, onDecision }: RuleTesterProps) {
   const { api } = useSession();
   const schemas = useLoad(() => api.call(dtlRoutes.listSchemas), [api]);
   const [classname, setClassname] = useState('');
@@ -169,19 +179,19 @@ export function RuleTester({ name, source, onLine }: { name: string; source?: st
           className="primary"
           disabled={read.error !== '' || classname.trim() === '' || run.busy}
           onClick={() =>
-            void run.run(async () =>
-              setDecision(
-                await api.call(ruleRoutes.testRule, {
-                  body: {
-                    ...rule,
-                    classname: classname.trim(),
-                    json: read.json,
-                    ...(from.trim() ? { from: from.trim() } : {}),
-                    ...(at.trim() ? { at: at.trim() } : {}),
-                  },
-                }),
-              ),
-            )
+            void run.run(async () => {
+              const made = await api.call(ruleRoutes.testRule, {
+                body: {
+                  ...rule,
+                  classname: classname.trim(),
+                  json: read.json,
+                  ...(from.trim() ? { from: from.trim() } : {}),
+                  ...(at.trim() ? { at: at.trim() } : {}),
+                },
+              });
+              setDecision(made);
+              if (source !== undefined) onDecision?.(made, source);
+            })
           }
         >
           Test

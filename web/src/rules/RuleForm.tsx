@@ -26,10 +26,19 @@ export interface RuleFormProps {
 export function RuleForm({ rule, number, at, list, index, nodeKey, editing }: RuleFormProps) {
   const change = (apply: (draft: RuleNode) => void) => editing.change((draft) => apply(at(draft)));
   const label = `rule#${number}${rule.name ? `(${rule.name})` : ''}`;
+  const fired = editing.fired.has(nodeKey) || rule.whens.some((_, w) => editing.fired.has(`${nodeKey}.w${w}`));
   return (
-    <li className={`rule-card${rule.disabled ? ' disabled' : ''}`} data-node={nodeKey} aria-label={label}>
+    <li className={`rule-card${rule.disabled ? ' disabled' : ''}${fired ? ' fired' : ''}`} data-node={nodeKey} aria-label={label}>
       <div className="rule-row">
-        <span className="rule-title">{label}</span>
+        <span className="rule-title">
+          {label}
+          {fired ? (
+            <>
+              {' '}
+              <span className="badge badge-ok">fired</span>
+            </>
+          ) : null}
+        </span>
         <label className="rule-field">
           Name
           <input value={rule.name} onChange={(e) => change((r) => void (r.name = e.target.value))} aria-label="Rule name" />
@@ -83,7 +92,13 @@ export function RuleForm({ rule, number, at, list, index, nodeKey, editing }: Ru
       {rule.whens.map((when, w) => {
         const whenKey = `${nodeKey}.w${w}`;
         return (
-          <div key={w} className="rule-section rule-when" data-node={whenKey} role="group" aria-label={`${label} when#${w + 1}`}>
+          <div
+            key={w}
+            className={`rule-section rule-when${editing.fired.has(whenKey) ? ' fired' : ''}`}
+            data-node={whenKey}
+            role="group"
+            aria-label={`${label} when#${w + 1}`}
+          >
             <div className="rule-row">
               <span className="rule-kind">when#{w + 1}</span>
               <label className="rule-field wide">
@@ -127,7 +142,7 @@ export function RuleForm({ rule, number, at, list, index, nodeKey, editing }: Ru
         </div>
       )}
       {rule.otherwise ? (
-        <div className="rule-section rule-otherwise" role="group" aria-label={`${label} otherwise`}>
+        <div className={`rule-section rule-otherwise${editing.fired.has(nodeKey) ? ' fired' : ''}`} role="group" aria-label={`${label} otherwise`}>
           <div className="rule-row">
             <span className="rule-kind">otherwise</span>
             <span className="muted">when no condition holds</span>

@@ -6,6 +6,8 @@ export interface RuleEditing {
   readOnly: boolean;
   /** Diagnostics by form node (model.ts, diagnosticsByNode). */
   problems: Map<string, DtlDiagnostic[]>;
+  /** The form nodes where the last test of this very text fired (a rule's `when`, or the rule for its `otherwise`). */
+  fired: Set<string>;
   /** Applies a change to a copy of the model; the text follows. */
   change(apply: (draft: RuleDefinition) => void): void;
 }

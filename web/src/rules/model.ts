@@ -110,18 +110,30 @@ function nodeLines(definition: RuleDefinition): Array<{ key: string; line: numbe
   return out;
 }
 
+/** The form node a line of the text belongs to: the last node starting on or before it. */
+function nodeAt(lines: Array<{ key: string; line: number }>, line: number): string {
+  let key = 'definition';
+  for (const node of lines) if (node.line > 0 && node.line <= line) key = node.key;
+  return key;
+}
+
 /**
- * Which form node each diagnostic is about: the last node starting on or before its line (a
- * condition's error sits on its `when`, a trace value's on its action). `definition` is the model
- * the diagnostics were found in, so its positions are those of the text.
+ * Which form node each diagnostic is about (a condition's error sits on its `when`, a trace value's
+ * on its action). `definition` is the model the diagnostics were found in, so its positions are
+ * those of the text.
  */
 export function diagnosticsByNode(definition: RuleDefinition, diagnostics: DtlDiagnostic[]): Map<string, DtlDiagnostic[]> {
   const lines = nodeLines(definition);
   const found = new Map<string, DtlDiagnostic[]>();
   for (const diagnostic of diagnostics) {
-    let key = 'definition';
-    for (const node of lines) if (node.line > 0 && node.line <= diagnostic.line) key = node.key;
+    const key = nodeAt(lines, diagnostic.line);
     found.set(key, [...(found.get(key) ?? []), diagnostic]);
   }
   return found;
+}
+
+/** The form nodes at the given lines of the text (e.g. the lines of the rule log's steps that fired). */
+export function nodesAtLines(definition: RuleDefinition, lines: number[]): Set<string> {
+  const nodes = nodeLines(definition);
+  return new Set(lines.map((line) => nodeAt(nodes, line)));
 }
