@@ -145,16 +145,18 @@ await runScenario(
       const filled = await fill(store);
       const newest = (await store.messages.find(namespace, { limit: 1, scanLimit })).hits[0]!;
       const fillMs = filled.seconds * 1000;
+      // An instant that far back into the fill, in whole milliseconds as the route passes them (PostgreSQL's bigint refuses a fraction).
+      const back = (share: number) => newest.createdAt - Math.round(fillMs * share);
       const body = (condition: string) => ({ body: parseBodyCondition(condition) });
       const pages = [
         await time(store, 'newest page (no filter)', {}),
         await time(store, 'target + status (LabOperation, error)', { target: 'LabOperation', status: 'error' }),
         await time(store, 'source (FileIn)', { source: 'FileIn' }),
         await time(store, 'class (msg.LabResult)', { classname: 'msg.LabResult' }),
-        await time(store, 'time range (a tenth of the store, in its middle)', { from: newest.createdAt - fillMs * 0.55, to: newest.createdAt - fillMs * 0.45 }),
+        await time(store, 'time range (a tenth of the store, in its middle)', { from: back(0.55), to: back(0.45) }),
         await time(store, 'time range + body $.ward = "W7"', {
-          from: newest.createdAt - fillMs * 0.55,
-          to: newest.createdAt - fillMs * 0.45,
+          from: back(0.55),
+          to: back(0.45),
           ...body('$.ward = "W7"'),
         }),
         await time(store, 'error contains "Billing down"', { error: 'Billing down' }),
