@@ -131,5 +131,6 @@ describePg('three Conveyor nodes on one PostgreSQL database', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ n: 999 });
     const log = ok(await second.local('GET', '/api/iop/log?top=200'), 'log') as Array<{ text: string }>;
     expect(log.some((entry) => entry.text === 'Production Cluster.Production stopped')).toBe(true);
-  });
+    // Three servers, a SIGKILL and a 3 s lease takeover: about 20 s on a quiet machine, near a minute on a loaded one.
+  }, 180_000);
 });
