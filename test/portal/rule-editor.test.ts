@@ -190,8 +190,15 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
     await page.locator('li.rule-card').nth(1).getByLabel('Target').fill('Audit');
     // The marks were for the text before the edit.
     expect(await page.locator('li.rule-card.fired').count()).toBe(0);
+    await page.getByLabel('Add action to rule#2(rest) otherwise').selectOption('assign');
+    const assign = page.locator('li.rule-action-assign');
+    expect(await assign.getByLabel('Property').getAttribute('aria-invalid')).toBe('true');
+    await assign.getByLabel('Property').fill('Document.routed');
+    await assign.getByLabel('Assigned value').fill('"by "_Source');
+    await expect.poll(() => problems().count()).toBe(0);
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await expect.poll(() => tester.getByRole('list', { name: 'Resulting actions' }).textContent()).toBe('send to Audit (rule#2(rest):otherwise)');
+    expect(JSON.parse((await tester.getByLabel('Assigned message').textContent()) ?? 'null')).toEqual({ kind: 'urgent', routed: 'by Elsewhere' });
     expect((await storedRule()).source).toContain('target="Normal"');
     let asked = '';
     page.once('dialog', (dialog) => {

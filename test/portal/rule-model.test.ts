@@ -91,6 +91,19 @@ describe('rule editor model', () => {
     expect(nodesAtLines(definition!, [second.whens[1]!.pos.line, second.pos.line])).toEqual(new Set(['s0.i1.w1', 's0.i1']));
   });
 
+  it('writes an assign and places the problem of an empty property on its action', () => {
+    const built = edit(read(newRuleClass('Demo.Route')), (draft) => {
+      const rule = newRule();
+      rule.whens[0]!.actions.push({ ...newAction('assign'), property: 'Document.routed' } as RuleAction, newAction('assign'));
+      draft.ruleSets[0]!.items.push(rule);
+    });
+    const text = writeRuleText(built);
+    expect(text).toContain('<assign property="Document.routed" value="&quot;&quot;"></assign>');
+    const { definition, diagnostics } = inspectRuleDefinition(text, 'Demo.Route');
+    expect(ruleAt(definition!, 0, 0).whens[0]!.actions[0]).toMatchObject({ type: 'assign', property: 'Document.routed', value: '""' });
+    expect([...diagnosticsByNode(definition!, diagnostics).keys()]).toEqual(['s0.i0.w0.a1']);
+  });
+
   it('gives no model for a text that does not parse, and one positioned diagnostic', () => {
     const text = writeRuleText(edit(read(newRuleClass('Demo.Route')), (draft) => void draft.ruleSets[0]!.items.push(newAction('send'))));
     const found = inspectRuleDefinition(text, 'Demo.Route');

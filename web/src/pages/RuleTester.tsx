@@ -73,6 +73,14 @@ function DecisionView({ decision, onLine }: { decision: Decision; onLine?: (line
           </li>
         ))}
       </ol>
+      {decision.document !== undefined ? (
+        <>
+          <h3>Message after the assigns</h3>
+          <pre className="code" aria-label="Assigned message">
+            {JSON.stringify(decision.document, null, 2)}
+          </pre>
+        </>
+      ) : null}
       {decision.traces.length ? (
         <>
           <h3>Traces</h3>

@@ -1,6 +1,7 @@
 /**
  * The actions of a `when`, an `otherwise` or a rule set: `send` (targets, comma-separated, and an
- * optional transform), `return`, `delete`, `trace` (an expression); each with its problems.
+ * optional transform), `return`, `delete`, `assign` (a property of the message and an expression),
+ * `trace` (an expression); each with its problems.
  */
 import { ListTools, NodeProblems, required, type RuleEditing } from './form-parts.tsx';
 import { actionKinds, newAction, type ActionKind, type RuleAction, type RuleDefinition } from './model.ts';
@@ -65,9 +66,40 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
       return <span className="muted rule-field-note">stop: the rules after this one are not evaluated</span>;
     case 'delete':
       return <span className="muted rule-field-note">the message is deleted, not routed</span>;
-    default:
-      // An action src/rules reads that the form has no fields for yet: it stays as written in the text.
-      return <span className="muted rule-field-note">edit this action in the class text</span>;
+    case 'assign':
+      return (
+        <>
+          <label className="rule-field">
+            Property
+            <input
+              value={action.property}
+              onChange={(e) =>
+                set((a) => {
+                  if (a.type === 'assign') a.property = e.target.value;
+                })
+              }
+              placeholder="Document.status"
+              spellCheck={false}
+              aria-label="Property"
+              {...required(action.property)}
+            />
+          </label>
+          <label className="rule-field wide">
+            Value
+            <input
+              value={action.value}
+              onChange={(e) =>
+                set((a) => {
+                  if (a.type === 'assign') a.value = e.target.value;
+                })
+              }
+              spellCheck={false}
+              aria-label="Assigned value"
+              {...required(action.value)}
+            />
+          </label>
+        </>
+      );
   }
 }
 

@@ -20,7 +20,7 @@ export type { DtlDiagnostic } from '../../../src/dtl/index.ts';
 export type { RuleAction, RuleConstraint, RuleDefinition, RuleNode, RuleSetItem, RuleSetNode, WhenClause } from '../../../src/rules/index.ts';
 export { CONSTRAINT_NAMES, inspectRuleDefinition } from '../../../src/rules/index.ts';
 
-export const actionKinds = ['send', 'return', 'delete', 'trace'] as const;
+export const actionKinds = ['send', 'return', 'delete', 'assign', 'trace'] as const;
 export type ActionKind = (typeof actionKinds)[number];
 
 /** Nodes the form adds have no place in a text yet; the next re-read of the text gives them one. */
@@ -34,6 +34,8 @@ export function newAction(kind: ActionKind): RuleAction {
       return { type: 'return', pos: nowhere() };
     case 'delete':
       return { type: 'delete', pos: nowhere() };
+    case 'assign':
+      return { type: 'assign', property: '', propertyPos: nowhere(), value: '""', valuePos: nowhere(), pos: nowhere() };
     case 'trace':
       return { type: 'trace', value: '""', valuePos: nowhere(), pos: nowhere() };
   }
