@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { caretOffset } from '../../web/src/dtl/text-position.ts';
+import { caretOffset } from '../../web/src/components/text-position.ts';
 import { hasChromium, launchBrowser } from './support/browser.ts';
 import { adminPassword, startPortalServer, type PortalServer } from './support/portal-server.ts';
 
@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('DTL editor settings, diagnostics and unsaved edit
     expect((await caret()).at).toBe(caretOffset(value, value.split('\n').indexOf(actions.split('\n')[0]!) + 1, 1));
   });
 
-  it('asks before unsaved edits are left (a link, a reload, an old version) and not once they are saved', async () => {
+  it('asks before unsaved edits are left (a link, a reload, signing out, an old version) and not once they are saved', async () => {
     const edited = await text().inputValue();
     await page.getByRole('link', { name: 'All transforms' }).click();
     await poll(() => dialogs).toEqual(['confirm: Leave the transform Demo.Params? Its unsaved edits will be lost.']);
@@ -167,10 +167,16 @@ describe.skipIf(!hasChromium)('DTL editor settings, diagnostics and unsaved edit
     expect(dialogs[1]).toMatch(/^beforeunload: /);
     expect(await text().inputValue()).toBe(edited);
 
+    // Signing out (as switching the namespace) replaces the page without a hash change: asked too.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await poll(() => dialogs).toHaveLength(3);
+    expect(dialogs[2]).toBe('confirm: Leave the transform Demo.Params? Its unsaved edits will be lost.');
+    expect(await text().inputValue()).toBe(edited);
+
     answer = 'accept';
     await page.getByRole('link', { name: 'All transforms' }).click();
     await page.getByRole('table', { name: 'Transforms' }).waitFor();
-    expect(dialogs).toHaveLength(3);
+    expect(dialogs).toHaveLength(4);
     expect(JSON.parse((await server.api('GET', '/transforms')).text)).toEqual({ transforms: [] });
 
     // Opened again: nothing edited, nothing asked; edited and saved: nothing asked either.
@@ -188,17 +194,17 @@ describe.skipIf(!hasChromium)('DTL editor settings, diagnostics and unsaved edit
     answer = 'dismiss';
     await parameter('REPORTERRORS').uncheck();
     await page.getByLabel('History').selectOption('1');
-    await poll(() => dialogs).toHaveLength(4);
-    expect(dialogs[3]).toBe('confirm: Load version 1 of Demo.Params over your unsaved edits?');
+    await poll(() => dialogs).toHaveLength(5);
+    expect(dialogs[4]).toBe('confirm: Load version 1 of Demo.Params over your unsaved edits?');
     expect(await text().inputValue()).toContain('Parameter REPORTERRORS = 0;');
     answer = 'accept';
     await page.getByLabel('History').selectOption('1');
     await poll(() => text().inputValue()).toBe(saved);
-    expect(dialogs).toHaveLength(5);
+    expect(dialogs).toHaveLength(6);
 
     await page.getByRole('link', { name: 'All transforms' }).click();
     await page.getByRole('table', { name: 'Transforms' }).locator('tbody tr', { hasText: 'Demo.Params' }).waitFor();
-    expect(dialogs).toHaveLength(5);
+    expect(dialogs).toHaveLength(6);
     const stored = JSON.parse((await server.api('GET', '/transforms/Demo.Params')).text) as { source: string };
     expect(stored.source).toContain('Parameter IGNOREMISSINGSOURCE = 0;');
   });

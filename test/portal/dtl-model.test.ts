@@ -17,7 +17,7 @@ import {
   schemaPath,
   setParameters,
 } from '../../web/src/dtl/model.ts';
-import { caretOffset } from '../../web/src/dtl/text-position.ts';
+import { caretOffset } from '../../web/src/components/text-position.ts';
 import { parseLookupFile } from '../../web/src/lookup-file.ts';
 
 function blank() {

@@ -1,5 +1,6 @@
 /** The portal shell: sign-in gate, navigation, namespace picker, and the page of the current hash. */
 import type { ReactNode } from 'react';
+import { mayLeave } from './components/unsaved-guard.ts';
 import { Alerts } from './pages/Alerts.tsx';
 import { Configuration } from './pages/Configuration.tsx';
 import { DtlEditor } from './pages/DtlEditor.tsx';
@@ -104,7 +105,7 @@ function Shell() {
         </nav>
         <label className="namespace">
           Namespace
-          <select value={session.namespace} onChange={(e) => session.setNamespace(e.target.value)} aria-label="Namespace">
+          <select value={session.namespace} onChange={(e) => mayLeave() && session.setNamespace(e.target.value)} aria-label="Namespace">
             {session.who.namespaces.map((namespace) => (
               <option key={namespace}>{namespace}</option>
             ))}
@@ -113,7 +114,7 @@ function Shell() {
         <span className="user" title={`Role: ${session.who.role}`}>
           {session.who.user} · {session.who.role}
         </span>
-        <button type="button" className="link" onClick={session.signOut}>
+        <button type="button" className="link" onClick={() => mayLeave() && session.signOut()}>
           Sign out
         </button>
       </header>

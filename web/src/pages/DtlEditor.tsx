@@ -29,9 +29,9 @@ import {
   roundTrip,
   type Problem,
 } from '../dtl/model.ts';
-import { caretOffset } from '../dtl/text-position.ts';
+import { placeCaret } from '../components/place-caret.ts';
 import { TransformSettings } from '../dtl/TransformSettings.tsx';
-import { useUnsavedGuard } from '../dtl/unsaved-guard.ts';
+import { useUnsavedGuard } from '../components/unsaved-guard.ts';
 import { href } from '../router.ts';
 import { useSession } from '../session.tsx';
 import { DtlTester } from './DtlTester.tsx';
@@ -46,18 +46,6 @@ function isDiagnostic(value: unknown): value is DiagnosticJson {
 function useTree(docType: string) {
   const { api } = useSession();
   return useLoad(async () => (docType ? (await api.call(dtlRoutes.schemaTree, { params: { name: docType } })).fields : []), [api, docType]);
-}
-
-/**
- * Puts the caret at a line and column and scrolls the text area (not the page: the graph beside it
- * may be what the user looks at) so that the line is in view, a few lines from the top.
- */
-function placeCaret(area: HTMLTextAreaElement, line: number, column: number) {
-  const offset = caretOffset(area.value, line, column);
-  area.focus({ preventScroll: true });
-  area.setSelectionRange(offset, offset);
-  const lineHeight = Number.parseFloat(getComputedStyle(area).lineHeight) || 17;
-  area.scrollTop = Math.max(0, (line - 4) * lineHeight);
 }
 
 export function DtlEditor({ name, query }: { name: string; query: URLSearchParams }) {

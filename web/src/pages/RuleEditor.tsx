@@ -24,7 +24,8 @@ import {
   type DtlDiagnostic,
   type RuleDefinition,
 } from '../rules/model.ts';
-import { useUnsavedGuard } from '../dtl/unsaved-guard.ts';
+import { placeCaret } from '../components/place-caret.ts';
+import { useUnsavedGuard } from '../components/unsaved-guard.ts';
 import { useSession } from '../session.tsx';
 import { RuleTester, firedSteps } from './RuleTester.tsx';
 
@@ -32,16 +33,6 @@ type Problem = Pick<DtlDiagnostic, 'line' | 'column' | 'severity' | 'message'>;
 
 function isProblem(value: unknown): value is Problem {
   return typeof value === 'object' && value !== null && 'line' in value && 'column' in value && 'message' in value && 'severity' in value;
-}
-
-/** Puts the caret of a textarea at a line and column (1-based) and scrolls there. */
-function jumpTo(area: HTMLTextAreaElement | null, line: number, column: number) {
-  if (!area) return;
-  const lines = area.value.split('\n');
-  const offset = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, column - 1);
-  area.focus();
-  area.setSelectionRange(offset, offset);
-  area.scrollTop = Math.max(0, (line - 4) * 17);
 }
 
 export function RuleEditor({ name }: { name: string }) {
@@ -232,7 +223,7 @@ export function RuleEditor({ name }: { name: string }) {
             <ul className="problems" aria-label="Problems">
               {problems.map((problem, index) => (
                 <li key={index} className={`diagnostic ${problem.severity}`}>
-                  <button type="button" className="link" onClick={() => jumpTo(area.current, problem.line, problem.column)}>
+                  <button type="button" className="link" onClick={() => placeCaret(area.current, problem.line, problem.column)}>
                     {problem.line}:{problem.column}
                   </button>{' '}
                   {problem.severity}: {problem.message}
@@ -256,7 +247,7 @@ export function RuleEditor({ name }: { name: string }) {
         <RuleTester
           name={name}
           source={text}
-          onLine={(line) => jumpTo(area.current, line, 1)}
+          onLine={(line) => placeCaret(area.current, line, 1)}
           onDecision={(decision, source) => setTested({ source, lines: firedSteps(decision).map((step) => step.line) })}
         />
       ) : null}

@@ -1,6 +1,7 @@
 /**
  * Asks before unsaved edits are lost: when the tab is closed or reloaded (the browser's own
- * question), and when the portal's hash changes — a link, the back button or a typed address.
+ * question), when the portal's hash changes — a link, the back button or a typed address — and
+ * when the shell would replace the page without a hash change (namespace switch, sign-out).
  */
 import { useEffect } from 'react';
 
@@ -16,8 +17,7 @@ const guards = new Set<{ question: string }>();
 window.addEventListener(
   'hashchange',
   (event) => {
-    const guard = [...guards].at(-1);
-    if (!guard || window.confirm(guard.question)) return;
+    if (mayLeave()) return;
     event.stopImmediatePropagation();
     window.history.replaceState(window.history.state, '', event.oldURL);
   },
@@ -26,6 +26,12 @@ window.addEventListener(
 window.addEventListener('beforeunload', (event) => {
   if (guards.size > 0) event.preventDefault();
 });
+
+/** True when no page holds unsaved edits, or the user agrees to lose them. */
+export function mayLeave(): boolean {
+  const guard = [...guards].at(-1);
+  return !guard || window.confirm(guard.question);
+}
 
 /** While `dirty`, leaving the page asks `question` first (and closing the tab asks the browser's question). */
 export function useUnsavedGuard(dirty: boolean, question: string): void {
