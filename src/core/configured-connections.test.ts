@@ -25,8 +25,10 @@ describe('configuredConnections', () => {
     ]);
   });
 
-  it("uses the class default of a target setting the item leaves unset (the item runs with it), not when the item sets it", () => {
-    const classes = [binding('bp.Router', [declaredTarget('target', 'Op'), { name: 'TargetConfigNames', type: 'str', defaultValue: 'Audit', description: '' }])];
+  it('uses the class default of a target setting the item leaves unset (the item runs with it), not when the item sets it', () => {
+    const classes = [
+      binding('bp.Router', [declaredTarget('target', 'Op'), { name: 'TargetConfigNames', type: 'str', defaultValue: 'Audit', description: '' }]),
+    ];
     const unset = newProduction('P', [newItem('Router', 'bp.Router')]);
     expect(configuredRoutes(unset, classes)).toEqual([
       { from: 'Router', setting: 'target', targets: ['Op'] },

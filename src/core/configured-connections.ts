@@ -22,7 +22,9 @@ function defaultTargets(classes: ClassBinding[]): Map<string, Array<{ name: stri
     classes.map((binding) => [
       binding.name,
       binding.settings
-        .filter((setting) => (setting.isTarget === true || routeSettings.has(setting.name)) && setting.defaultValue !== null && setting.defaultValue.trim() !== '')
+        .filter(
+          (setting) => (setting.isTarget === true || routeSettings.has(setting.name)) && setting.defaultValue !== null && setting.defaultValue.trim() !== '',
+        )
         .map((setting) => ({ name: setting.name, value: setting.defaultValue ?? '' })),
     ]),
   );

@@ -180,7 +180,11 @@ export const errorCodes = {
     summary: 'A routing rule class failed to parse or compile, or could not decide',
     action: 'Correct the rule class at the line and column the text gives (or the message it ran on), then save it again.',
   },
-  ERR_RULE_NOT_FOUND: { status: 404, summary: 'No routing rule with that name exists', action: 'Save the rule class first, or correct its name (BusinessRuleName).' },
+  ERR_RULE_NOT_FOUND: {
+    status: 404,
+    summary: 'No routing rule with that name exists',
+    action: 'Save the rule class first, or correct its name (BusinessRuleName).',
+  },
   ERR_LOOKUP_NOT_FOUND: {
     status: 404,
     summary: 'No lookup table with that name exists',

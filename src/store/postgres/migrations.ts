@@ -283,7 +283,8 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         );
         CREATE INDEX message_resends_by_original ON message_resends (original_id);`,
       ),
-  },  {
+  },
+  {
     // Routing rule classes (Ens.Rule.Definition), every version kept like transform_versions.
     name: 'routing-rules',
     apply: (client) =>

@@ -48,7 +48,10 @@ function newFakeRules(namespace: string): RuleOperations {
     },
     checkRule: (source, documentName) => checkRuleDefinition(source, documentName),
     testRule: async (rule, input) => {
-      const compiled = rule.source !== undefined ? compileRuleDefinition(rule.source) : compileRuleDefinition(latest(rule.name ?? '').source, { document: rule.name ?? 'rule' });
+      const compiled =
+        rule.source !== undefined
+          ? compileRuleDefinition(rule.source)
+          : compileRuleDefinition(latest(rule.name ?? '').source, { document: rule.name ?? 'rule' });
       return compiled.decide({ document: input.json, messageClass: input.classname, source: input.source }, input.at);
     },
     ruleLog: async () => [],

@@ -41,12 +41,18 @@ export function MessageActions({ ids, onDone }: { ids: number[]; onDone?: () => 
       const { results } = await api.call(route, { body: { ids } });
       const done = results.filter((result) => result.done).length;
       const skipped = results.filter((result) => !result.done).map((result) => `${result.id} (${result.reason ?? 'not changed'})`);
-      finish({ text: `${which === 'abort' ? 'Aborted' : 'Discarded'} ${done} of ${results.length}${skipped.length ? `; left: ${skipped.join(', ')}` : ''}`, links: [] });
+      finish({
+        text: `${which === 'abort' ? 'Aborted' : 'Discarded'} ${done} of ${results.length}${skipped.length ? `; left: ${skipped.join(', ')}` : ''}`,
+        links: [],
+      });
     });
   const resend = () =>
     void action.run(async () => {
       const { results } = await api.call(controlRoutes.resendMessages, { body: { ids, ...(target ? { target } : {}) } });
-      finish({ text: `Resent ${results.length}:`, links: results.map((result) => ({ id: result.resendId, label: `${result.id} → ${result.resendId} (${result.target})` })) });
+      finish({
+        text: `Resent ${results.length}:`,
+        links: results.map((result) => ({ id: result.resendId, label: `${result.id} → ${result.resendId} (${result.target})` })),
+      });
     });
   const single = list.length === 1 ? list[0] : undefined;
   return (
@@ -126,8 +132,8 @@ function Links({ state }: { state: ControlState }) {
       {state.resentFrom ? (
         <>
           {' '}
-          {state.resentFrom.edited ? 'Edited and resent' : 'Resent'} from <a href={href('messages', state.resentFrom.originalId)}>message {state.resentFrom.originalId}</a> by{' '}
-          {state.resentFrom.user}.
+          {state.resentFrom.edited ? 'Edited and resent' : 'Resent'} from{' '}
+          <a href={href('messages', state.resentFrom.originalId)}>message {state.resentFrom.originalId}</a> by {state.resentFrom.user}.
         </>
       ) : null}
       {state.resends.length > 0 ? (

@@ -118,8 +118,8 @@ export function Monitor() {
           </tbody>
         </table>
         <p className="muted">
-          Live: refreshed every {refreshMs / 1000} seconds. Figures are this node&apos;s since the server started (in a cluster, each node counts what it handled);
-          queues come from the store.
+          Live: refreshed every {refreshMs / 1000} seconds. Figures are this node&apos;s since the server started (in a cluster, each node counts what it
+          handled); queues come from the store.
         </p>
       </Panel>
     </>

@@ -114,7 +114,12 @@ function SuspendedMessages({ refreshKey }: { refreshKey: unknown }) {
               {messages.map((message) => (
                 <tr key={message.id} data-id={message.id}>
                   <td>
-                    <input type="checkbox" aria-label={`Select message ${message.id}`} checked={shown.includes(message.id)} onChange={() => toggle(message.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Select message ${message.id}`}
+                      checked={shown.includes(message.id)}
+                      onChange={() => toggle(message.id)}
+                    />
                   </td>
                   <td>
                     <a href={href('messages', message.id)}>{message.id}</a>
