@@ -95,7 +95,9 @@ class Channel:
         except UnicodeEncodeError:
             # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
             payload = json.dumps(head, separators=(',', ':')).encode('ascii')
-        size = 4 + len(payload) + sum(len(part) for part in strings)
+        size = 4 + len(payload)
+        for part in strings:
+            size += len(part)
         with self._write_lock:
             self._writer.write(_HEADERS.pack(size, len(payload)))
             self._writer.write(payload)
@@ -264,28 +266,28 @@ def _lift(value, path, slots, strings):
     if len(path) == _CARRIED_MAX_DEPTH:
         return value
     if isinstance(value, dict):
-        copy = None
-        for key, item in value.items():
-            path.append(key)
-            lifted = _lift(item, path, slots, strings)
-            path.pop()
-            if lifted is not item:
-                if copy is None:
-                    copy = dict(value)
-                copy[key] = lifted
-        return value if copy is None else copy
-    if isinstance(value, (list, tuple)):
-        copy = None
-        for index, item in enumerate(value):
-            path.append(index)
-            lifted = _lift(item, path, slots, strings)
-            path.pop()
-            if lifted is not item:
-                if copy is None:
-                    copy = list(value)
-                copy[index] = lifted
-        return value if copy is None else copy
-    return value
+        items = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return value
+    copy = None
+    for key, item in items:
+        # Most members of a frame are short strings, numbers or None: no call for those (every
+        # frame is walked, the small ones of the hot path included).
+        if type(item) is str:
+            if len(item) < _CARRIED_MIN_CHARS:
+                continue
+        elif not isinstance(item, (dict, list, tuple)):
+            continue
+        path.append(key)
+        lifted = _lift(item, path, slots, strings)
+        path.pop()
+        if lifted is not item:
+            if copy is None:
+                copy = dict(value) if isinstance(value, dict) else list(value)
+            copy[key] = lifted
+    return value if copy is None else copy
 
 
 def _decode(buffer, end):

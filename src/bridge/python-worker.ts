@@ -258,8 +258,13 @@ export class PythonWorker {
 
   /** The frame's buffers in one `writev` (a carried body goes out from its own buffer, uncopied). */
   private writeFrame(frame: unknown): void {
+    const parts = encodeFrame(frame);
+    if (parts.length === 1) {
+      this.toWorker.write(parts[0]);
+      return;
+    }
     this.toWorker.cork();
-    for (const part of encodeFrame(frame)) this.toWorker.write(part);
+    for (const part of parts) this.toWorker.write(part);
     this.toWorker.uncork();
   }
 
