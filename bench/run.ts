@@ -13,7 +13,7 @@ import { pythonPathBarLine } from './support/python-path-bar.ts';
 import { loadAverage, machineInfo } from './support/resources.ts';
 import { quick, repoRoot, resultsDir } from './support/results.ts';
 
-const scenarios = ['production', 'engine-overhead', 'floor', 'api', 'cli', 'startup', 'dtl', 'growth', 'cluster', 'tracing', 'retention', 'search'];
+const scenarios = ['production', 'engine-overhead', 'floor', 'api', 'cli', 'startup', 'dtl', 'growth', 'bodies', 'cluster', 'tracing', 'retention', 'search'];
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice(7)
