@@ -297,6 +297,12 @@ export type StoredRule = StoredTransform;
 /** Routing rule classes: the same versioned shape as transforms, in a table of their own. */
 export type RuleRepository = TransformRepository;
 
+/** Which versioned documents a driver's repository keeps: their table, and the word its error messages use for one. */
+export interface VersionedKind {
+  table: 'transform_versions' | 'rule_versions';
+  noun: 'transform' | 'rule';
+}
+
 export interface LookupRepository {
   tables(namespace: string): Promise<string[]>;
   /** The entries (an empty table is `{}`), or null when the table does not exist. */

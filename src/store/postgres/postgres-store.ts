@@ -30,8 +30,7 @@ import { PostgresNamespaces } from './postgres-namespaces.ts';
 import { PostgresProductions } from './postgres-productions.ts';
 import { PostgresRetention } from './postgres-retention.ts';
 import { PostgresSchemas } from './postgres-schemas.ts';
-import { PostgresRules } from './postgres-rules.ts';
-import { PostgresTransforms } from './postgres-transforms.ts';
+import { PostgresVersionedSources } from './postgres-versioned-sources.ts';
 import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
 
 export interface PostgresStoreOptions {
@@ -143,8 +142,8 @@ class PostgresStore implements Store {
   readonly messages: PostgresMessages;
   readonly log: PostgresLog;
   readonly schemas: PostgresSchemas;
-  readonly transforms: PostgresTransforms;
-  readonly rules: PostgresRules;
+  readonly transforms: PostgresVersionedSources;
+  readonly rules: PostgresVersionedSources;
   readonly lookups: PostgresLookups;
   readonly alerts: PostgresAlerts;
   readonly controls: PostgresControls;
@@ -190,8 +189,8 @@ class PostgresStore implements Store {
     this.messages = new PostgresMessages(ctx, submit, routing);
     this.log = new PostgresLog(ctx, submit);
     this.schemas = new PostgresSchemas(ctx);
-    this.transforms = new PostgresTransforms(ctx);
-    this.rules = new PostgresRules(ctx);
+    this.transforms = new PostgresVersionedSources(ctx, { table: 'transform_versions', noun: 'transform' });
+    this.rules = new PostgresVersionedSources(ctx, { table: 'rule_versions', noun: 'rule' });
     this.lookups = new PostgresLookups(ctx);
     this.alerts = new PostgresAlerts(ctx);
     this.controls = new PostgresControls(ctx);
