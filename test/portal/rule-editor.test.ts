@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium)('the routing rule editor in a browser (skipped wit
       void dialog.dismiss();
     });
     await page.getByLabel('History').selectOption('1');
-    await expect.poll(() => asked).toBe('Load version 1 over your unsaved edits?');
+    await expect.poll(() => asked).toMatch(/^Load version 1 of .* over your unsaved edits\?$/);
     expect(await text()).toContain('target="Audit"');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved as version 2.' }).waitFor();

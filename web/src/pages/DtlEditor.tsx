@@ -9,7 +9,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ActionNode, TransformNode } from '../../../src/dtl/index.ts';
 import { dtlRoutes } from '../../../src/client/routes.ts';
 import { failedStatus, failureDetails } from '../connection.ts';
-import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
+import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
 import { ActionList, Palette, type ActionEditing, type ActionSelection } from '../dtl/ActionList.tsx';
 import { DiagnosticsPanel, type Located } from '../dtl/DiagnosticsPanel.tsx';
 import { Mapper } from '../dtl/Mapper.tsx';
@@ -30,6 +30,7 @@ import {
   type Problem,
 } from '../dtl/model.ts';
 import { placeCaret } from '../components/place-caret.ts';
+import { HistoryPicker, VersionTitle } from '../components/VersionedDocument.tsx';
 import { TransformSettings } from '../dtl/TransformSettings.tsx';
 import { useUnsavedGuard } from '../components/unsaved-guard.ts';
 import { href } from '../router.ts';
@@ -175,37 +176,17 @@ export function DtlEditor({ name, query }: { name: string; query: URLSearchParam
   return (
     <>
       <Panel
-        title={
-          <>
-            {name}{' '}
-            <span className="muted">
-              {savedVersion ? `version ${savedVersion}` : 'new'}
-              {dirty ? ' · unsaved' : ''}
-            </span>
-          </>
-        }
+        title={<VersionTitle name={name} version={savedVersion} dirty={dirty} />}
         actions={
           <>
-            {stored.data?.history.length ? (
-              <select
-                value=""
-                onChange={(e) =>
-                  e.target.value &&
-                  (!dirty || window.confirm(`Load version ${e.target.value} of ${name} over your unsaved edits?`)) &&
-                  void save.run(() =>
-                    api.call(dtlRoutes.getTransform, { params: { name }, query: { version: Number(e.target.value) } }).then((version) => load(version.source)),
-                  )
-                }
-                aria-label="History"
-              >
-                <option value="">History…</option>
-                {[...stored.data.history].reverse().map((entry) => (
-                  <option key={entry.version} value={entry.version}>
-                    v{entry.version} · {formatTime(entry.updatedAt, false)}
-                  </option>
-                ))}
-              </select>
-            ) : null}
+            <HistoryPicker
+              name={name}
+              history={stored.data?.history ?? []}
+              dirty={dirty}
+              onLoad={(version) =>
+                void save.run(() => api.call(dtlRoutes.getTransform, { params: { name }, query: { version } }).then((picked) => load(picked.source)))
+              }
+            />
             <button
               type="button"
               disabled={compile.busy}

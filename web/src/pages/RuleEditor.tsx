@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { dtlRoutes, ruleRoutes } from '../../../src/client/routes.ts';
 import { failedStatus, failureDetails } from '../connection.ts';
-import { ErrorNote, Panel, formatTime, useAction, useLoad } from '../components/common.tsx';
+import { ErrorNote, Panel, useAction, useLoad } from '../components/common.tsx';
 import { href } from '../router.ts';
 import { DefinitionForm } from '../rules/DefinitionForm.tsx';
 import { TRANSFORMS_LIST } from '../rules/RuleActions.tsx';
@@ -25,6 +25,7 @@ import {
   type RuleDefinition,
 } from '../rules/model.ts';
 import { placeCaret } from '../components/place-caret.ts';
+import { HistoryPicker, VersionTitle } from '../components/VersionedDocument.tsx';
 import { useUnsavedGuard } from '../components/unsaved-guard.ts';
 import { useSession } from '../session.tsx';
 import { RuleTester, firedSteps } from './RuleTester.tsx';
@@ -133,39 +134,21 @@ export function RuleEditor({ name }: { name: string }) {
   return (
     <>
       <Panel
-        title={
-          <>
-            {name}{' '}
-            <span className="muted">
-              {savedVersion ? `version ${savedVersion}` : 'new'}
-              {dirty ? ' · unsaved' : ''}
-            </span>
-          </>
-        }
+        title={<VersionTitle name={name} version={savedVersion} dirty={dirty} />}
         actions={
           <>
-            {stored.data?.history.length ? (
-              <select
-                value=""
-                onChange={(e) =>
-                  e.target.value &&
-                  (!dirty || window.confirm(`Load version ${e.target.value} over your unsaved edits?`)) &&
-                  void save.run(async () => {
-                    const version = await api.call(ruleRoutes.getRule, { params: { name }, query: { version: Number(e.target.value) } });
-                    read(version.source, true);
-                    setDirty(!readOnly);
-                  })
-                }
-                aria-label="History"
-              >
-                <option value="">History…</option>
-                {[...stored.data.history].reverse().map((entry) => (
-                  <option key={entry.version} value={entry.version}>
-                    v{entry.version} · {formatTime(entry.updatedAt, false)}
-                  </option>
-                ))}
-              </select>
-            ) : null}
+            <HistoryPicker
+              name={name}
+              history={stored.data?.history ?? []}
+              dirty={dirty}
+              onLoad={(version) =>
+                void save.run(async () => {
+                  const picked = await api.call(ruleRoutes.getRule, { params: { name }, query: { version } });
+                  read(picked.source, true);
+                  setDirty(!readOnly);
+                })
+              }
+            />
             <button
               type="button"
               disabled={compile.busy}
