@@ -289,7 +289,8 @@ export class Director {
    * A test call (spec POST /test). What could never be answered is refused at once, without
    * waiting for a command under way. The optional restart of the target, the send and the wait for
    * the reply (bounded by the call's timeout) run after the commands issued before, outside the
-   * command order, like a component command.
+   * command order, like a component command; the restart and the send are one command on the item,
+   * the wait for the reply is not.
    */
   async test(call: TestCall): Promise<TestCallResult> {
     // A start under way (here, or another node's being applied) reports running: wait for it
@@ -301,18 +302,19 @@ export class Director {
     await this.resolver.checkTestMessage?.({ production: production.name, item: target.item }, call.body);
     await this.afterEarlierCommands();
     const running = this.requireRunning('test a component');
-    if (call.restart) {
-      await running.restartItem(call.target);
-      this.assertNotKilled(running, `restart ${call.target} for a test`);
-    }
-    refuseUnready(running.requireHost(call.target), call.restart);
-    const started = Date.now();
-    const sent = await running.send({ source: testingService, parentId: null, sessionId: null }, call.target, call.body, {
-      responseRequired: true,
-      description: 'Test call',
-    });
+    const send = () => {
+      if (call.restart) this.assertNotKilled(running, `restart ${call.target} for a test`);
+      refuseUnready(running.requireHost(call.target), call.restart);
+      return running.send({ source: testingService, parentId: null, sessionId: null }, call.target, call.body, {
+        responseRequired: true,
+        description: 'Test call',
+      });
+    };
+    // With a restart, the send follows it in the item's command order: a concurrent test's restart
+    // would otherwise stop the item between this restart and this send (refused as stopped).
+    const sent = call.restart ? await running.restartItem(call.target, send) : await send();
     const reply = await awaitTestReply(running, call.target, sent, call.timeoutMs ?? this.options.testTimeoutMs ?? defaultTestTimeoutMs);
-    return { reply, sessionId: sent.message.sessionId, durationMs: Date.now() - started };
+    return { reply, sessionId: sent.message.sessionId, durationMs: Date.now() - sent.message.createdAt };
   }
 
   /** A command another node took: apply it to this node's runtime (the store already says so). */

@@ -405,11 +405,21 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     return (await this.resolveSafely(item))?.fingerprint === current.component.fingerprint;
   }
 
-  /** Stops and starts one item, keeping its queue. Fails, naming the reason, when it did not start. */
-  async restartItem(name: string): Promise<void> {
+  /**
+   * Stops and starts one item, keeping its queue. Fails, naming the reason, when it did not start.
+   * `andThen` (a test call's send) runs right after, still in the item's command order: another
+   * command on the item (a concurrent test's restart) cannot stop it in between, and the request it
+   * queues is carried over by that next restart. It must not wait on user code (the order is held).
+   */
+  async restartItem(name: string): Promise<void>;
+  async restartItem<T>(name: string, andThen: () => Promise<T>): Promise<T>;
+  async restartItem<T>(name: string, andThen?: () => Promise<T>): Promise<T | undefined> {
     this.requireHost(name);
-    await this.onItem(name, () => this.replaceHost(this.requireHost(name), this.requireHost(name).item));
-    this.assertStarted(name, 'restart');
+    return this.onItem(name, async () => {
+      await this.replaceHost(this.requireHost(name), this.requireHost(name).item);
+      this.assertStarted(name, 'restart');
+      return andThen?.();
+    });
   }
 
   async startItem(name: string): Promise<void> {
