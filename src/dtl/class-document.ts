@@ -5,6 +5,7 @@
  * transform XML plus the class facts; the XML is padded so that its line:column positions are
  * those of the original document.
  */
+import { blank, classHeader, positionAt, splitNames, xdataBody } from './class-text.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
 import { PARAMETER_NAMES, type ClassMethodNode, type ParameterName } from './ast.ts';
 import { readClassMethods } from './class-methods.ts';
@@ -24,63 +25,15 @@ export interface TransformCarrier {
 
 const BASE_CLASS = 'Ens.DataTransformDTL';
 
-/** Keeps only the newlines of `text`, so a padded body keeps its line numbers. */
-function blank(text: string): string {
-  return text.replace(/[^\n]/g, ' ');
-}
-
-function positionAt(text: string, index: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < index; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: index - lineStart + 1 };
-}
-
-function splitNames(list: string): string[] {
-  return list
-    .replace(/^\(|\)$/g, '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
 function parameterValue(name: string, raw: string, pos: Position): number {
   const text = raw.trim().replace(/^"(.*)"$/, '$1');
   if (!/^-?\d+$/.test(text)) throw new DtlSyntaxError(`parameter ${name} must be an integer, found "${raw.trim()}"`, pos);
   return Number(text);
 }
 
-/** The `{ … }` body of `XData DTL`, blanked outside so positions are unchanged. */
-function xdataBody(text: string): string {
-  const header = /^[ \t]*XData\s+DTL\b/m.exec(text);
-  if (!header) throw new DtlSyntaxError(`the class has no "XData DTL" block`, { line: 1, column: 1 });
-  const open = text.indexOf('{', header.index + header[0].length);
-  if (open < 0) throw new DtlSyntaxError('the XData DTL block has no opening "{"', positionAt(text, header.index));
-  const endTag = text.indexOf('</transform>', open);
-  let end: number;
-  if (endTag >= 0) end = endTag + '</transform>'.length;
-  else {
-    const selfClosing = /<transform\b[^>]*\/>/.exec(text.slice(open));
-    if (!selfClosing) throw new DtlSyntaxError('the XData DTL block holds no <transform> element', positionAt(text, open));
-    end = open + selfClosing.index + selfClosing[0].length;
-  }
-  const body = text.slice(open + 1, end).replace(/<\?xml[^?]*\?>/, (decl) => blank(decl));
-  return blank(text.slice(0, open + 1)) + body;
-}
-
 function readClassText(text: string): TransformCarrier {
-  const header = /^[ \t]*Class\s+([%\w.]+)\s+Extends\s+(\([^)]*\)|[%\w.]+)([^\n{]*)/m.exec(text);
-  if (!header) throw new DtlSyntaxError('expected a "Class <name> Extends Ens.DataTransformDTL" header or a <transform> element', { line: 1, column: 1 });
-  const supers = splitNames(header[2]!);
-  if (!supers.includes(BASE_CLASS)) {
-    throw new DtlSyntaxError(`class ${header[1]} must extend ${BASE_CLASS} (it extends ${supers.join(', ')})`, positionAt(text, header.index));
-  }
-  const dependsOn = /DependsOn\s*=\s*(\([^)]*\)|[%\w.]+)/.exec(header[3] ?? '');
+  const header = classHeader(text, BASE_CLASS, 'expected a "Class <name> Extends Ens.DataTransformDTL" header or a <transform> element');
+  const dependsOn = /DependsOn\s*=\s*(\([^)]*\)|[%\w.]+)/.exec(header.rest);
   const parameters: TransformCarrier['parameters'] = {};
   for (const match of text.matchAll(/^[ \t]*Parameter\s+(\w+)(?:\s+As\s+[%\w.]+)?\s*=\s*([^;\n]*);/gm)) {
     const name = match[1] as ParameterName;
@@ -90,10 +43,10 @@ function readClassText(text: string): TransformCarrier {
   }
   return {
     carrier: 'class',
-    className: header[1]!,
+    className: header.name,
     dependsOn: dependsOn ? splitNames(dependsOn[1]!) : [],
     parameters,
-    transform: readXml(xdataBody(text)),
+    transform: readXml(xdataBody(text, 'DTL', 'transform')),
     classMethods: readClassMethods(text),
   };
 }

@@ -4,19 +4,8 @@
  * out of a class text; `transform.ts` compiles them with the `<code>` statement subset.
  */
 import type { ClassMethodNode } from './ast.ts';
+import { positionAt } from './class-text.ts';
 import { DtlSyntaxError, type Position } from './diagnostics.ts';
-
-function positionAt(text: string, index: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < index; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: index - lineStart + 1 };
-}
 
 /** Index of the bracket closing the one at `open`, skipping strings and `//` / `;` comments. */
 function matching(text: string, open: number, openChar: string, closeChar: string): number {

@@ -5,7 +5,8 @@
  * size, no entity expansion). The XData body is padded so line:column stay those of the class text.
  * Unknown elements and attribute values out of their lists are positioned errors.
  */
-import { DtlSyntaxError, type Position } from '../dtl/diagnostics.ts';
+import { classHeader, xdataBody } from '../dtl/class-text.ts';
+import { DtlSyntaxError } from '../dtl/diagnostics.ts';
 import { readXml, type XmlElement } from '../dtl/xml-reader.ts';
 import {
   CONSTRAINT_NAMES,
@@ -19,22 +20,6 @@ import {
 } from './model.ts';
 
 const BASE_CLASS = 'Ens.Rule.Definition';
-
-function blank(text: string): string {
-  return text.replace(/[^\n]/g, ' ');
-}
-
-function positionAt(text: string, index: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < index; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line += 1;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: index - lineStart + 1 };
-}
 
 function attr(element: XmlElement, name: string): string {
   return element.attributes.get(name)?.value ?? '';
@@ -177,36 +162,10 @@ function readDefinition(root: XmlElement, className: string | null, ruleAssistCl
   };
 }
 
-/** The `{ … }` body of `XData RuleDefinition`, blanked outside so positions are unchanged. */
-function xdataBody(text: string): string {
-  const header = /^[ \t]*XData\s+RuleDefinition\b/m.exec(text);
-  if (!header) throw new DtlSyntaxError('the class has no "XData RuleDefinition" block', { line: 1, column: 1 });
-  const open = text.indexOf('{', header.index + header[0].length);
-  if (open < 0) throw new DtlSyntaxError('the XData RuleDefinition block has no opening "{"', positionAt(text, header.index));
-  const endTag = text.indexOf('</ruleDefinition>', open);
-  let end: number;
-  if (endTag >= 0) end = endTag + '</ruleDefinition>'.length;
-  else {
-    const selfClosing = /<ruleDefinition\b[^>]*\/>/.exec(text.slice(open));
-    if (!selfClosing) throw new DtlSyntaxError('the XData RuleDefinition block holds no <ruleDefinition> element', positionAt(text, open));
-    end = open + selfClosing.index + selfClosing[0].length;
-  }
-  const body = text.slice(open + 1, end).replace(/<\?xml[^?]*\?>/, (decl) => blank(decl));
-  return blank(text.slice(0, open + 1)) + body;
-}
-
 function readClassText(text: string): RuleDefinition {
-  const header = /^[ \t]*Class\s+([%\w.]+)\s+Extends\s+(\([^)]*\)|[%\w.]+)/m.exec(text);
-  if (!header) throw new DtlSyntaxError('expected a "Class <name> Extends Ens.Rule.Definition" header or a <ruleDefinition> element', { line: 1, column: 1 });
-  const supers = header[2]!
-    .replace(/^\(|\)$/g, '')
-    .split(',')
-    .map((s) => s.trim());
-  if (!supers.includes(BASE_CLASS)) {
-    throw new DtlSyntaxError(`class ${header[1]} must extend ${BASE_CLASS} (it extends ${supers.join(', ')})`, positionAt(text, header.index));
-  }
+  const header = classHeader(text, BASE_CLASS, 'expected a "Class <name> Extends Ens.Rule.Definition" header or a <ruleDefinition> element');
   const assist = /^[ \t]*Parameter\s+RuleAssistClass\s*=\s*"?([%\w.]*)"?\s*;/m.exec(text);
-  return readDefinition(readXml(xdataBody(text)), header[1]!, assist?.[1] ?? '');
+  return readDefinition(readXml(xdataBody(text, 'RuleDefinition', 'ruleDefinition')), header.name, assist?.[1] ?? '');
 }
 
 /** Parses a rule class or a bare `<ruleDefinition>`. Throws DtlSyntaxError at the first problem. */
