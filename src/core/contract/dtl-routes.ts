@@ -3,8 +3,8 @@
  * (list, get, tree, import, delete) and lookup tables (list, get, put, delete, import and export in
  * the IRIS lookup-table XML format). Without a DTL service the server answers 501.
  */
-import { Type, type Static, type TSchema } from 'typebox';
-import { anyJson, closed, namespaceBody, namespaceQuery, ok, pathText, route } from './route.ts';
+import { Type, type Static } from 'typebox';
+import { anyJson, closed, documentRoute, namespaceBody, namespaceQuery, pathText, route } from './route.ts';
 
 const tag = 'DTL';
 const nameParams = (what: string) => closed({ name: pathText(what) });
@@ -63,23 +63,13 @@ const schemaField = closed({
   children: Type.Unsafe<SchemaFieldJson[]>(Type.Array(anyJson, { description: 'Fields of the same shape' })),
 });
 
-function dtlRoute<const M extends 'GET' | 'POST' | 'PUT' | 'DELETE', const R extends 'viewer' | 'operator' | 'admin', const S extends TSchema>(
-  method: M,
-  path: string,
-  role: R,
-  summary: string,
-  reply: string,
-  schema: S,
-) {
-  return { method, path, role, spec: false, tag, summary, querystring: namespaceQuery(), replies: ok(reply, schema) } as const;
-}
-
 export const listTransforms = route(
-  dtlRoute('GET', '/transforms', 'viewer', 'The DTL transforms of the namespace', 'Transforms', closed({ transforms: Type.Array(transformSummary) })),
+  documentRoute(tag, 'GET', '/transforms', 'viewer', 'The DTL transforms of the namespace', 'Transforms', closed({ transforms: Type.Array(transformSummary) })),
 );
 
 export const getTransform = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/transforms/:name',
     'viewer',
@@ -92,7 +82,8 @@ export const getTransform = route({
 });
 
 export const putTransform = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'PUT',
     '/transforms/:name',
     'operator',
@@ -105,12 +96,13 @@ export const putTransform = route({
 });
 
 export const deleteTransform = route({
-  ...dtlRoute('DELETE', '/transforms/:name', 'operator', 'Delete a transform and its history', 'Deleted', deleted),
+  ...documentRoute(tag, 'DELETE', '/transforms/:name', 'operator', 'Delete a transform and its history', 'Deleted', deleted),
   params: nameParams('Transform class name'),
 });
 
 export const compileTransform = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/transforms/compile',
     'viewer',
@@ -163,7 +155,8 @@ const errorEntry = closed({
 });
 
 export const runTransform = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/transforms/run',
     'viewer',
@@ -195,16 +188,25 @@ export const runTransform = route({
 const schemaSummary = closed({ name: Type.String(), category: Type.String(), updatedAt: Type.Integer() });
 
 export const listSchemas = route(
-  dtlRoute('GET', '/schemas', 'viewer', 'The schemas usable as DTL doc types', 'Schemas', closed({ schemas: Type.Array(schemaSummary) })),
+  documentRoute(tag, 'GET', '/schemas', 'viewer', 'The schemas usable as DTL doc types', 'Schemas', closed({ schemas: Type.Array(schemaSummary) })),
 );
 
 export const getSchema = route({
-  ...dtlRoute('GET', '/schemas/:name', 'viewer', 'A schema document', 'Schema', closed({ name: Type.String(), category: Type.String(), schema: anyJson })),
+  ...documentRoute(
+    tag,
+    'GET',
+    '/schemas/:name',
+    'viewer',
+    'A schema document',
+    'Schema',
+    closed({ name: Type.String(), category: Type.String(), schema: anyJson }),
+  ),
   params: nameParams('Schema name'),
 });
 
 export const schemaTree = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/schemas/:name/tree',
     'viewer',
@@ -216,7 +218,8 @@ export const schemaTree = route({
 });
 
 export const importSchema = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/schemas/import',
     'admin',
@@ -233,16 +236,17 @@ export const importSchema = route({
 });
 
 export const deleteSchema = route({
-  ...dtlRoute('DELETE', '/schemas/:name', 'operator', 'Delete a schema', 'Deleted', deleted),
+  ...documentRoute(tag, 'DELETE', '/schemas/:name', 'operator', 'Delete a schema', 'Deleted', deleted),
   params: nameParams('Schema name'),
 });
 
 export const listLookups = route(
-  dtlRoute('GET', '/lookups', 'viewer', 'The lookup tables of the namespace', 'Tables', closed({ tables: Type.Array(Type.String()) })),
+  documentRoute(tag, 'GET', '/lookups', 'viewer', 'The lookup tables of the namespace', 'Tables', closed({ tables: Type.Array(Type.String()) })),
 );
 
 export const getLookup = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/lookups/:name',
     'viewer',
@@ -254,7 +258,15 @@ export const getLookup = route({
 });
 
 export const putLookup = route({
-  ...dtlRoute('PUT', '/lookups/:name', 'operator', 'Create or replace a lookup table', 'Stored', closed({ table: Type.String(), entries: Type.Integer() })),
+  ...documentRoute(
+    tag,
+    'PUT',
+    '/lookups/:name',
+    'operator',
+    'Create or replace a lookup table',
+    'Stored',
+    closed({ table: Type.String(), entries: Type.Integer() }),
+  ),
   params: nameParams('Table name'),
   body: namespaceBody({
     entries: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'key → value (numbers are written as text)' }),
@@ -262,7 +274,8 @@ export const putLookup = route({
 });
 
 export const importLookups = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/lookups/import',
     'operator',
@@ -274,7 +287,8 @@ export const importLookups = route({
 });
 
 export const exportLookups = route({
-  ...dtlRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/lookups/export',
     'viewer',
@@ -286,6 +300,6 @@ export const exportLookups = route({
 });
 
 export const deleteLookup = route({
-  ...dtlRoute('DELETE', '/lookups/:name', 'operator', 'Delete a lookup table', 'Deleted', deleted),
+  ...documentRoute(tag, 'DELETE', '/lookups/:name', 'operator', 'Delete a lookup table', 'Deleted', deleted),
   params: nameParams('Table name'),
 });

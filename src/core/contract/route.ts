@@ -81,6 +81,22 @@ export function ok<const S extends TSchema>(description: string, schema: S) {
   return { 200: { description, schema } } as const;
 }
 
+/**
+ * The common part of a beyond-spec route of a namespace's documents (DTL, rules): tag, role, the
+ * namespace query and one 200 reply. A route adds its params and body to it.
+ */
+export function documentRoute<const M extends HttpMethod, const R extends Role, const S extends TSchema>(
+  tag: string,
+  method: M,
+  path: string,
+  role: R,
+  summary: string,
+  reply: string,
+  schema: S,
+) {
+  return { method, path, role, spec: false, tag, summary, querystring: namespaceQuery(), replies: ok(reply, schema) } as const;
+}
+
 /** A path parameter (always a non-empty string; the route checks its meaning). */
 export function pathText(description: string) {
   return Type.String({ minLength: 1, description });

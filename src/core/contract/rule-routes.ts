@@ -3,8 +3,8 @@
  * history, stored (refused with positioned diagnostics), deleted, compiled, tested on a message
  * (which rule fires and why), and the rule log the routing engines write.
  */
-import { Type, type Static, type TSchema } from 'typebox';
-import { anyJson, closed, namespaceBody, namespaceQuery, ok, pathText, route } from './route.ts';
+import { Type, type Static } from 'typebox';
+import { anyJson, closed, documentRoute, namespaceBody, namespaceQuery, pathText, route } from './route.ts';
 import { logEntry } from './production-shapes.ts';
 
 const tag = 'Rules';
@@ -65,23 +65,13 @@ export const ruleDecision = closed({
 });
 export type RuleDecisionJson = Static<typeof ruleDecision>;
 
-function ruleRoute<const M extends 'GET' | 'POST' | 'PUT' | 'DELETE', const R extends 'viewer' | 'operator', const S extends TSchema>(
-  method: M,
-  path: string,
-  role: R,
-  summary: string,
-  reply: string,
-  schema: S,
-) {
-  return { method, path, role, spec: false, tag, summary, querystring: namespaceQuery(), replies: ok(reply, schema) } as const;
-}
-
 export const listRules = route(
-  ruleRoute('GET', '/rules', 'viewer', 'The routing rule classes of the namespace', 'Rules', closed({ rules: Type.Array(ruleSummary) })),
+  documentRoute(tag, 'GET', '/rules', 'viewer', 'The routing rule classes of the namespace', 'Rules', closed({ rules: Type.Array(ruleSummary) })),
 );
 
 export const ruleLog = route({
-  ...ruleRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/rules/log',
     'viewer',
@@ -97,7 +87,8 @@ export const ruleLog = route({
 });
 
 export const getRule = route({
-  ...ruleRoute(
+  ...documentRoute(
+    tag,
     'GET',
     '/rules/:name',
     'viewer',
@@ -110,7 +101,8 @@ export const getRule = route({
 });
 
 export const putRule = route({
-  ...ruleRoute(
+  ...documentRoute(
+    tag,
     'PUT',
     '/rules/:name',
     'operator',
@@ -123,12 +115,13 @@ export const putRule = route({
 });
 
 export const deleteRule = route({
-  ...ruleRoute('DELETE', '/rules/:name', 'operator', 'Delete a rule class and its history', 'Deleted', closed({ deleted: Type.String() })),
+  ...documentRoute(tag, 'DELETE', '/rules/:name', 'operator', 'Delete a rule class and its history', 'Deleted', closed({ deleted: Type.String() })),
   params: nameParams,
 });
 
 export const compileRule = route({
-  ...ruleRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/rules/compile',
     'viewer',
@@ -140,7 +133,8 @@ export const compileRule = route({
 });
 
 export const testRule = route({
-  ...ruleRoute(
+  ...documentRoute(
+    tag,
     'POST',
     '/rules/test',
     'viewer',
