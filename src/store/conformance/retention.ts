@@ -11,8 +11,12 @@ async function stored(store: Store, status: MessageStatus, overrides: Partial<Ne
   return id!;
 }
 
-/** A bound after everything written so far: what came before is "older". */
+/**
+ * A bound after everything written so far: what came before is "older". The clock first moves past the
+ * millisecond of the last write, which the purge's `created_at < bound` would otherwise leave out.
+ */
 async function boundNow(): Promise<number> {
+  await clockPast(Date.now());
   const bound = Date.now();
   await clockPast(bound);
   return bound;

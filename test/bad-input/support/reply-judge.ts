@@ -7,7 +7,8 @@
  * - otherwise a refusal: HTTP 500 on a spec route (spec "Errors" rule 1), 400 / 404 / 409 on the
  *   others ("Errors of beyond-spec routes"); the class-document compile reports errors inside a 200
  *   (`status.errors`), as the real client reads them, and the transform compile and run routes report
- *   invalid transforms inside a 200 (`ok: false`, `status: "error"`, docs/dtl.md);
+ *   invalid transforms inside a 200 (`ok: false`, `status: "error"`, docs/dtl.md), and the rule compile
+ *   route invalid rule classes (`ok: false`, docs/rules.md);
  * - a path segment over 100 characters: 414;
  * - always a JSON body whose `error` reads `ERROR #<CODE>: <text>` with `code` = `ERR_<CODE>`, and never a
  *   stack trace or a server path.
@@ -46,6 +47,7 @@ export function isSpecRoute(method: string, template: string): boolean {
 const inBandErrors: Record<string, (json: unknown) => boolean> = {
   'POST /api/iop/transforms/compile': (json) => (json as { ok?: unknown } | undefined)?.ok === false,
   'POST /api/iop/transforms/run': (json) => (json as { status?: unknown } | undefined)?.status === 'error',
+  'POST /api/iop/rules/compile': (json) => (json as { ok?: unknown } | undefined)?.ok === false,
   'POST /api/atelier/v1/{namespace}/action/compile': (json) => {
     const errors = (json as { status?: { errors?: unknown[] } } | undefined)?.status?.errors;
     return Array.isArray(errors) && errors.length > 0;
