@@ -61,15 +61,9 @@ const monitor = async () => (await api('GET', '/api/iop/monitor')).json as Monit
 const alerts = async (state = 'all') => ((await api('GET', `/api/iop/alerts?state=${state}`)).json as { alerts: AlertJson[] }).alerts;
 const itemOf = (report: MonitorJson, name: string) => report.items.find((item) => item.name === name);
 
-/** Retries until `check` passes (alerts and figures settle off the request's path). */
+/** Retries until `check` passes (alerts and figures settle off the request's path); a timeout says its last failure. */
 function settled<T>(check: () => Promise<T>, what: string): Promise<T> {
-  return eventually(async () => {
-    try {
-      return { value: await check() };
-    } catch {
-      return undefined;
-    }
-  }, what).then((done) => done.value);
+  return eventually(async () => ({ value: await check() }), what).then((done) => done.value);
 }
 
 beforeAll(async () => {

@@ -18,7 +18,10 @@ import { EventLog } from '../event-log.ts';
 import { NamespaceMonitor, type MonitoredItem, type MonitoredProduction } from './namespace-monitor.ts';
 
 /** A running production as the monitor sees it: items with settings, and the alerts sent to Ens.Alert. */
-function production(items: Array<{ name: string; settings?: ItemSetting[]; state?: string }>, settings: Array<{ name: string; value: string }> = []) {
+function production(
+  items: Array<{ name: string; settings?: ItemSetting[]; state?: string; inHand?: number }>,
+  settings: Array<{ name: string; value: string }> = [],
+) {
   const sent: Array<{ source: string; body: MessageBody }> = [];
   const definition = {
     ...newProduction(
@@ -27,7 +30,13 @@ function production(items: Array<{ name: string; settings?: ItemSetting[]; state
     ),
     settings,
   };
-  const hosts = new Map<string, MonitoredItem>(definition.items.map((item, index) => [item.name, { item, state: items[index]?.state ?? 'running' }]));
+  const hosts = new Map<string, MonitoredItem>(
+    definition.items.map((item, index) => [
+      item.name,
+      // As on a single node: a request a job holds stays queued in the store.
+      { item, state: items[index]?.state ?? 'running', queue: { takenStayQueued: true }, requestsInHand: items[index]?.inHand ?? 0 },
+    ]),
+  );
   const running: MonitoredProduction & { sent: typeof sent } = {
     name: 'P',
     definition,
@@ -150,6 +159,18 @@ describe('NamespaceMonitor', () => {
     await store.messages.update([{ id: ids[0]!, status: 'completed' }]);
     await m.check();
     expect(m.isOverQueueThreshold('Op')).toBe(false);
+  });
+
+  it('counts a request a job holds as in progress, not as waiting, against QueueCountAlert', async () => {
+    const m = watch(production([{ name: 'Op', settings: [{ target: 'Host', name: 'QueueCountAlert', value: '2' }], inHand: 1 }]));
+    await store.messages.insert([newMessage(), newMessage(), newMessage()]);
+    await m.check();
+    expect(m.isOverQueueThreshold('Op')).toBe(false);
+    await store.messages.insert([newMessage()]);
+    await m.check();
+    expect(m.isOverQueueThreshold('Op')).toBe(true);
+    await holds(async () => expect(await alerts()).toHaveLength(1));
+    expect((await alerts())[0]).toMatchObject({ category: 'queue', count: 1, text: 'Queue of Op has 3 messages, past its QueueCountAlert of 2' });
   });
 
   it('marks an item inactive past its InactivityTimeout and alerts once; activity ends it', async () => {

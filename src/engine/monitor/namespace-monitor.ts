@@ -16,6 +16,7 @@ import type { EventLog } from '../event-log.ts';
 import { alertSettingsOf, type AlertSettings } from './alert-settings.ts';
 import { failureKey, RepeatGate, RestartCounter } from './alert-rules.ts';
 import { NamespaceStatistics } from './item-statistics.ts';
+import { withRequestsInHand, type QueueHolder } from '../queue-depths.ts';
 
 /** The name IRIS gives the production's alert processor: alerts are sent to the item of this name. */
 export const alertItemName = 'Ens.Alert';
@@ -24,8 +25,8 @@ export const alertItemName = 'Ens.Alert';
 export type ItemTrouble =
   { kind: 'failure'; messageId: number | null; text: string } | { kind: 'item-error'; text: string } | { kind: 'restart'; text: string };
 
-/** The part of an item host the monitor reads. */
-export interface MonitoredItem {
+/** The part of an item host the monitor reads (its queue: what it holds in hand is in progress, not waiting). */
+export interface MonitoredItem extends QueueHolder {
   readonly item: ItemDefinition;
   readonly state: string;
 }
@@ -172,7 +173,8 @@ export class NamespaceMonitor {
         const name = host.item.name;
         if (host.state === 'running' && !this.#watchedSince.has(name)) this.#watchedSince.set(name, now);
         if (wanted.queueCountAlert > 0) {
-          depths ??= new Map((await this.store.messages.queueDepths(this.namespace)).map((depth) => [depth.target, depth]));
+          // The operator's figures, as GET /monitor and the health reason give them: a request a job holds is not waiting.
+          depths ??= new Map(withRequestsInHand(await this.store.messages.queueDepths(this.namespace), production.hosts).map((depth) => [depth.target, depth]));
           const queued = depths.get(name)?.queued ?? 0;
           this.#condition('queue', name, queued > wanted.queueCountAlert, now, () => {
             return `Queue of ${name} has ${queued} messages, past its QueueCountAlert of ${wanted.queueCountAlert}`;
