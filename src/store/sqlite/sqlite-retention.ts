@@ -14,6 +14,7 @@ import type Database from 'better-sqlite3';
 import type { PurgeBatch, PurgeBatchOptions, PurgePosition, RetentionPolicy, RetentionRepository, StoreUsage } from '../store.ts';
 import { eligibleMessage, headerBytes, logEntryBytes, bodyBytes } from '../retention-rules.ts';
 import type { SqliteContext } from './sqlite-context.ts';
+import { withoutOwnFsync } from './without-own-fsync.ts';
 
 interface PolicyRow {
   message_days: number | null;
@@ -137,14 +138,7 @@ export class SqliteRetention implements RetentionRepository {
       if (options.dryRun || rows.length === 0) return { count: rows.length, bodies, bytes, next };
       // Without its own fsync: a purge lost to a power cut is only done again, and the next group commit's
       // WAL sync makes it durable anyway. An fsync here would hold the event loop and compete with the hot path's.
-      const synchronous = Number(db.pragma('synchronous', { simple: true }));
-      db.pragma('synchronous = NORMAL');
-      let count: number;
-      try {
-        count = db.transaction(() => remove(JSON.stringify(rows.map((row) => row.id)))).immediate();
-      } finally {
-        db.pragma(`synchronous = ${synchronous}`);
-      }
+      const count = withoutOwnFsync(db, () => db.transaction(() => remove(JSON.stringify(rows.map((row) => row.id)))).immediate());
       // Rows are removed oldest first, so they sit side by side: about their bytes in table pages, as many again in index pages.
       this.#walPagesWritten(2 * Math.ceil(bytes / 4096) + 2);
       return { count, bodies, bytes, next };

@@ -31,6 +31,7 @@ import { SqliteVersionedSources } from './sqlite-versioned-sources.ts';
 import { sqliteBatchWriter, writeWeight, type SqliteWrite } from './sqlite-writes.ts';
 import { WalSync, WalSyncError } from './wal-sync.ts';
 import { BackgroundCheckpointer } from './background-checkpointer.ts';
+import { withoutOwnFsync } from './without-own-fsync.ts';
 
 export type Durability = 'full' | 'normal';
 
@@ -118,18 +119,8 @@ class SqliteStore implements Store {
     const commitBatch = sqliteBatchWriter(db);
     // The connection stays at synchronous = FULL for every other write (definitions, users…);
     // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
-    const withoutFsync = db.prepare('PRAGMA synchronous = NORMAL');
-    const withFsync = db.prepare('PRAGMA synchronous = FULL');
     const write = (batch: readonly SqliteWrite[]) => {
-      const ids = ctx.runSync('write to the store', () => {
-        if (!walSync) return commitBatch(batch);
-        withoutFsync.run();
-        try {
-          return commitBatch(batch);
-        } finally {
-          withFsync.run();
-        }
-      });
+      const ids = ctx.runSync('write to the store', () => (walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch)));
       checkpointer?.committed(walPagesOf(batch));
       return ids;
     };
