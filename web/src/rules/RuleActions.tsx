@@ -9,58 +9,82 @@ import { actionKinds, newAction, type ActionKind, type RuleAction, type RuleDefi
 /** The `datalist` of the transforms of the namespace, rendered once by the editor page. */
 export const TRANSFORMS_LIST = 'rule-transforms';
 
+interface ActionFieldProps {
+  label: string;
+  ariaLabel: string;
+  value: string;
+  /** Puts the typed text into the action in the draft (of the same kind as the one shown). */
+  write: (draft: RuleAction, text: string) => void;
+  set: (apply: (target: RuleAction) => void) => void;
+  wide?: boolean;
+  isRequired?: boolean;
+  /** An expression or a path: no spelling marks. */
+  code?: boolean;
+  placeholder?: string;
+  list?: string;
+}
+
+function ActionField({ label, ariaLabel, value, write, set, wide = false, isRequired = false, code = false, placeholder, list }: ActionFieldProps) {
+  return (
+    <label className={wide ? 'rule-field wide' : 'rule-field'}>
+      {label}
+      <input
+        value={value}
+        onChange={(e) => set((a) => write(a, e.target.value))}
+        placeholder={placeholder}
+        list={list}
+        spellCheck={code ? false : undefined}
+        aria-label={ariaLabel}
+        {...(isRequired ? required(value) : {})}
+      />
+    </label>
+  );
+}
+
 export function ActionFields({ action, at, editing }: { action: RuleAction; at: (draft: RuleDefinition) => RuleAction; editing: RuleEditing }) {
   const set = (apply: (target: RuleAction) => void) => editing.change((draft) => apply(at(draft)));
   switch (action.type) {
     case 'send':
       return (
         <>
-          <label className="rule-field">
-            Target
-            <input
-              value={action.target}
-              onChange={(e) =>
-                set((a) => {
-                  if (a.type === 'send') a.target = e.target.value;
-                })
-              }
-              placeholder="Item, or A,B"
-              aria-label="Target"
-              {...required(action.target)}
-            />
-          </label>
-          <label className="rule-field">
-            Transform
-            <input
-              value={action.transform}
-              onChange={(e) =>
-                set((a) => {
-                  if (a.type === 'send') a.transform = e.target.value;
-                })
-              }
-              placeholder="(none)"
-              list={TRANSFORMS_LIST}
-              aria-label="Transform"
-            />
-          </label>
+          <ActionField
+            label="Target"
+            ariaLabel="Target"
+            value={action.target}
+            write={(a, text) => {
+              if (a.type === 'send') a.target = text;
+            }}
+            set={set}
+            placeholder="Item, or A,B"
+            isRequired
+          />
+          <ActionField
+            label="Transform"
+            ariaLabel="Transform"
+            value={action.transform}
+            write={(a, text) => {
+              if (a.type === 'send') a.transform = text;
+            }}
+            set={set}
+            placeholder="(none)"
+            list={TRANSFORMS_LIST}
+          />
         </>
       );
     case 'trace':
       return (
-        <label className="rule-field wide">
-          Value
-          <input
-            value={action.value}
-            onChange={(e) =>
-              set((a) => {
-                if (a.type === 'trace') a.value = e.target.value;
-              })
-            }
-            aria-label="Trace value"
-            spellCheck={false}
-            {...required(action.value)}
-          />
-        </label>
+        <ActionField
+          label="Value"
+          ariaLabel="Trace value"
+          value={action.value}
+          write={(a, text) => {
+            if (a.type === 'trace') a.value = text;
+          }}
+          set={set}
+          wide
+          code
+          isRequired
+        />
       );
     case 'return':
       return <span className="muted rule-field-note">stop: the rules after this one are not evaluated</span>;
@@ -69,35 +93,30 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
     case 'assign':
       return (
         <>
-          <label className="rule-field">
-            Property
-            <input
-              value={action.property}
-              onChange={(e) =>
-                set((a) => {
-                  if (a.type === 'assign') a.property = e.target.value;
-                })
-              }
-              placeholder="Document.status"
-              spellCheck={false}
-              aria-label="Property"
-              {...required(action.property)}
-            />
-          </label>
-          <label className="rule-field wide">
-            Value
-            <input
-              value={action.value}
-              onChange={(e) =>
-                set((a) => {
-                  if (a.type === 'assign') a.value = e.target.value;
-                })
-              }
-              spellCheck={false}
-              aria-label="Assigned value"
-              {...required(action.value)}
-            />
-          </label>
+          <ActionField
+            label="Property"
+            ariaLabel="Property"
+            value={action.property}
+            write={(a, text) => {
+              if (a.type === 'assign') a.property = text;
+            }}
+            set={set}
+            placeholder="Document.status"
+            code
+            isRequired
+          />
+          <ActionField
+            label="Value"
+            ariaLabel="Assigned value"
+            value={action.value}
+            write={(a, text) => {
+              if (a.type === 'assign') a.value = text;
+            }}
+            set={set}
+            wide
+            code
+            isRequired
+          />
         </>
       );
   }
