@@ -40,4 +40,23 @@ describe('background checkpointer', () => {
     expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 200 });
     db.close();
   });
+
+  it('makes the WAL rewind under steady writes once it passes its bound, instead of growing with every commit', async () => {
+    const path = join(dir, 'store.db');
+    const store = await openSqliteStore({ path, walRestartFrames: 1_000 });
+    await store.namespaces.create('USER');
+    const body = { classname: 'Big', encoding: 'json' as const, data: JSON.stringify({ text: 'x'.repeat(8000) }) };
+    // One message per commit, back to back: no pause in which a PASSIVE checkpoint alone would let the WAL start over.
+    for (let i = 0; i < 2_000; i++) await store.messages.insert([newMessage({ body })]);
+    // Without the rewind the WAL would hold every frame written: several per commit, past 8,000 here.
+    const other = new Database(path);
+    const log = (other.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]!.log;
+    other.close();
+    expect(log).toBeLessThan(4_000);
+    expect(statSync(`${path}-wal`).size).toBeLessThan(4_000 * 4_120);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 2_000 });
+    db.close();
+  });
 });

@@ -43,6 +43,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Most rows per group commit (default 500). */
   maxBatch?: number;
+  /** WAL frames past which the WAL is made to rewind (default 16,384: 64 MB of 4 KB pages). */
+  walRestartFrames?: number;
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
@@ -56,7 +58,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     // Checkpoints run on a worker thread (background-checkpointer.ts), never inside a commit here.
     db.pragma('wal_autocheckpoint = 0');
     const walSync = (options.durability ?? 'full') === 'full' ? new WalSync(`${options.path}-wal`) : null;
-    return new SqliteStore(db, options.maxBatch ?? 500, walSync, new BackgroundCheckpointer(options.path));
+    return new SqliteStore(db, options.maxBatch ?? 500, walSync, new BackgroundCheckpointer(options.path, options.walRestartFrames));
   } catch (error) {
     db.close();
     throw toStoreError(`open the SQLite store at ${options.path}`, error);
@@ -120,7 +122,11 @@ class SqliteStore implements Store {
     // The connection stays at synchronous = FULL for every other write (definitions, users…);
     // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
     const write = (batch: readonly SqliteWrite[]) => {
-      const ids = ctx.runSync('write to the store', () => (walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch)));
+      const ids = ctx.runSync('write to the store', () => {
+        // The WAL has grown past its bound: copy what came since the worker's checkpoint, so that this transaction rewinds it.
+        if (checkpointer?.restartDue()) db.pragma('wal_checkpoint(PASSIVE)');
+        return walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch);
+      });
       checkpointer?.committed(walPagesOf(batch));
       return ids;
     };
