@@ -104,8 +104,8 @@ export interface HopFigures {
  * One synchronous hop into a Python operation (persist the request, queue, the Python call,
  * persist the response, wake the caller): its maximum rate, then its latency at half that rate.
  */
-export async function measureHop(poolSize: number, plan: Plan): Promise<HopFigures> {
-  const production = await openBenchProduction({ items: [newItem('Operation', 'Bench.Operation', { poolSize })] });
+export async function measureHop(poolSize: number, plan: Plan, durability: Durability = 'full'): Promise<HopFigures> {
+  const production = await openBenchProduction({ items: [newItem('Operation', 'Bench.Operation', { poolSize })], durability });
   try {
     const call = (running: RunningProduction) => (i: number) => sendSync(running, 'Operation', benchRequest(i, 'hop'));
     const concurrency = concurrencyFor(poolSize);

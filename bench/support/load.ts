@@ -98,9 +98,23 @@ export function openLoop(call: Call, perSecond: number, durationMs: number): Pro
         inFlight.add(done);
         void done.finally(() => inFlight.delete(done));
       }
-      // Yield to the event loop until the next arrival is due (timers have ~1 ms granularity).
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await untilDue(started + (sent * 1000) / perSecond);
     }
     await Promise.all(inFlight);
   });
+}
+
+/**
+ * Yields to the event loop until `due` (a performance.now() time). Node's timers round up to whole
+ * milliseconds, so an arrival timed by `setTimeout` alone leaves up to 1 ms late, and that lateness
+ * counts in its latency: timers bring it within 2 ms of its time, then `setImmediate` turns (each
+ * one lets pending I/O run) bring it to the moment. The turns cost CPU, charged to Node's figure.
+ */
+async function untilDue(due: number): Promise<void> {
+  for (;;) {
+    const wait = due - performance.now();
+    if (wait <= 0) return;
+    if (wait > 2) await new Promise((resolve) => setTimeout(resolve, Math.floor(wait) - 1));
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
 }
