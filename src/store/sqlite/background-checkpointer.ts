@@ -98,6 +98,8 @@ export class BackgroundCheckpointer {
     const worker = new Worker(workerSource, { eval: true, execArgv: [], workerData: { path: this.path, driver } });
     worker.unref();
     worker.on('message', (frames: number) => {
+      // The next group commit starts the next checkpoint, after the rewind it may owe (a checkpoint
+      // started here at once would keep `restartDue` false under steady load).
       this.#running = false;
       if (frames >= this.restartFrames) this.#restartDue = true;
     });
