@@ -21,7 +21,7 @@ import type {
   QueueControlState,
   ResendOutcome,
 } from './namespace-operations.ts';
-import { withRequestsInHand } from './queue-depths.ts';
+import { operatorQueueDepths } from './queue-depths.ts';
 import { assertJsonObjectText, testRequestBody } from './test-message.ts';
 
 /** At most this many messages per action (a page of the portal's list is 500 at most). */
@@ -39,7 +39,7 @@ export class MessageControls implements ControlOperations {
 
   async queues(): Promise<QueueControlState[]> {
     const [depths, suspensions, counts] = await Promise.all([
-      this.store.messages.queueDepths(this.namespace),
+      operatorQueueDepths(this.store, this.namespace, this.director.running?.hosts),
       this.store.controls.suspendedQueues(this.namespace),
       this.store.controls.suspendedCounts(this.namespace),
     ]);
@@ -49,7 +49,7 @@ export class MessageControls implements ControlOperations {
       if (!state) byItem.set(item, (state = { item, waiting: 0, inProgress: 0, oldest: null, suspension: null, suspendedMessages: 0 }));
       return state;
     };
-    for (const depth of withRequestsInHand(depths, this.director.running?.hosts)) {
+    for (const depth of depths) {
       Object.assign(entry(depth.target), { waiting: depth.queued, inProgress: depth.delivered, oldest: depth.oldest });
     }
     for (const suspension of suspensions) entry(suspension.item).suspension = suspension;

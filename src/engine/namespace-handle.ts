@@ -12,7 +12,7 @@ import type { ProductionDefinition } from '../core/production.ts';
 import type { QueueDepth, Store } from '../store/store.ts';
 import type { Director } from './director.ts';
 import { MessageControls } from './message-controls.ts';
-import { withRequestsInHand } from './queue-depths.ts';
+import { operatorQueueDepths } from './queue-depths.ts';
 import type { DtlService } from './dtl-service.ts';
 import type { RuleService } from './rule-service.ts';
 import type { RetentionOperations } from './retention/namespace-retention.ts';
@@ -255,7 +255,7 @@ export class NamespaceHandle implements NamespaceOperations {
 
   /** Requests a job is handling count as in progress, also where the store still says queued (queue-depths.ts). */
   async queues(): Promise<QueueDepth[]> {
-    return withRequestsInHand(await this.store.messages.queueDepths(this.name), this.director.running?.hosts);
+    return operatorQueueDepths(this.store, this.name, this.director.running?.hosts);
   }
 
   /**

@@ -4,7 +4,7 @@
  * the store's figures count it as waiting; the running item hosts know how many they hold in hand
  * and move them to in progress. Claimed requests (several nodes) are `delivered` already.
  */
-import type { QueueDepth } from '../store/store.ts';
+import type { QueueDepth, Store } from '../store/store.ts';
 import type { ItemQueue } from './work-queue.ts';
 
 export interface QueueHolder {
@@ -20,4 +20,13 @@ export function withRequestsInHand(depths: QueueDepth[], hosts: ReadonlyMap<stri
     const inHand = Math.min(host.requestsInHand, depth.queued);
     return { ...depth, queued: depth.queued - inHand, delivered: depth.delivered + inHand };
   });
+}
+
+/** A namespace's queue depths from the store, as an operator means them: every reader of the figures takes them from here. */
+export async function operatorQueueDepths(
+  store: Pick<Store, 'messages'>,
+  namespace: string,
+  hosts: ReadonlyMap<string, QueueHolder> | undefined,
+): Promise<QueueDepth[]> {
+  return withRequestsInHand(await store.messages.queueDepths(namespace), hosts);
 }

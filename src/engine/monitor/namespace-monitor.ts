@@ -16,7 +16,7 @@ import type { EventLog } from '../event-log.ts';
 import { alertSettingsOf, type AlertSettings } from './alert-settings.ts';
 import { failureKey, RepeatGate, RestartCounter } from './alert-rules.ts';
 import { NamespaceStatistics } from './item-statistics.ts';
-import { withRequestsInHand, type QueueHolder } from '../queue-depths.ts';
+import { operatorQueueDepths, type QueueHolder } from '../queue-depths.ts';
 
 /** The name IRIS gives the production's alert processor: alerts are sent to the item of this name. */
 export const alertItemName = 'Ens.Alert';
@@ -174,7 +174,7 @@ export class NamespaceMonitor {
         if (host.state === 'running' && !this.#watchedSince.has(name)) this.#watchedSince.set(name, now);
         if (wanted.queueCountAlert > 0) {
           // The operator's figures, as GET /monitor and the health reason give them: a request a job holds is not waiting.
-          depths ??= new Map(withRequestsInHand(await this.store.messages.queueDepths(this.namespace), production.hosts).map((depth) => [depth.target, depth]));
+          depths ??= new Map((await operatorQueueDepths(this.store, this.namespace, production.hosts)).map((depth) => [depth.target, depth]));
           const queued = depths.get(name)?.queued ?? 0;
           this.#condition('queue', name, queued > wanted.queueCountAlert, now, () => {
             return `Queue of ${name} has ${queued} messages, past its QueueCountAlert of ${wanted.queueCountAlert}`;
