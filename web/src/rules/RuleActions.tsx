@@ -13,9 +13,7 @@ interface ActionFieldProps {
   label: string;
   ariaLabel: string;
   value: string;
-  /** Puts the typed text into the action in the draft (of the same kind as the one shown). */
-  write: (draft: RuleAction, text: string) => void;
-  set: (apply: (target: RuleAction) => void) => void;
+  onText: (text: string) => void;
   wide?: boolean;
   isRequired?: boolean;
   /** An expression or a path: no spelling marks. */
@@ -24,13 +22,13 @@ interface ActionFieldProps {
   list?: string;
 }
 
-function ActionField({ label, ariaLabel, value, write, set, wide = false, isRequired = false, code = false, placeholder, list }: ActionFieldProps) {
+function ActionField({ label, ariaLabel, value, onText, wide = false, isRequired = false, code = false, placeholder, list }: ActionFieldProps) {
   return (
     <label className={wide ? 'rule-field wide' : 'rule-field'}>
       {label}
       <input
         value={value}
-        onChange={(e) => set((a) => write(a, e.target.value))}
+        onChange={(e) => onText(e.target.value)}
         placeholder={placeholder}
         list={list}
         spellCheck={code ? false : undefined}
@@ -42,7 +40,8 @@ function ActionField({ label, ariaLabel, value, write, set, wide = false, isRequ
 }
 
 export function ActionFields({ action, at, editing }: { action: RuleAction; at: (draft: RuleDefinition) => RuleAction; editing: RuleEditing }) {
-  const set = (apply: (target: RuleAction) => void) => editing.change((draft) => apply(at(draft)));
+  // The action in the draft has the kind of the one shown; the check narrows it for the compiler.
+  const edit = (apply: (target: RuleAction) => void) => editing.change((draft) => apply(at(draft)));
   switch (action.type) {
     case 'send':
       return (
@@ -51,10 +50,11 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
             label="Target"
             ariaLabel="Target"
             value={action.target}
-            write={(a, text) => {
-              if (a.type === 'send') a.target = text;
-            }}
-            set={set}
+            onText={(text) =>
+              edit((a) => {
+                if (a.type === 'send') a.target = text;
+              })
+            }
             placeholder="Item, or A,B"
             isRequired
           />
@@ -62,10 +62,11 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
             label="Transform"
             ariaLabel="Transform"
             value={action.transform}
-            write={(a, text) => {
-              if (a.type === 'send') a.transform = text;
-            }}
-            set={set}
+            onText={(text) =>
+              edit((a) => {
+                if (a.type === 'send') a.transform = text;
+              })
+            }
             placeholder="(none)"
             list={TRANSFORMS_LIST}
           />
@@ -77,10 +78,11 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
           label="Value"
           ariaLabel="Trace value"
           value={action.value}
-          write={(a, text) => {
-            if (a.type === 'trace') a.value = text;
-          }}
-          set={set}
+          onText={(text) =>
+            edit((a) => {
+              if (a.type === 'trace') a.value = text;
+            })
+          }
           wide
           code
           isRequired
@@ -97,10 +99,11 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
             label="Property"
             ariaLabel="Property"
             value={action.property}
-            write={(a, text) => {
-              if (a.type === 'assign') a.property = text;
-            }}
-            set={set}
+            onText={(text) =>
+              edit((a) => {
+                if (a.type === 'assign') a.property = text;
+              })
+            }
             placeholder="Document.status"
             code
             isRequired
@@ -109,10 +112,11 @@ export function ActionFields({ action, at, editing }: { action: RuleAction; at: 
             label="Value"
             ariaLabel="Assigned value"
             value={action.value}
-            write={(a, text) => {
-              if (a.type === 'assign') a.value = text;
-            }}
-            set={set}
+            onText={(text) =>
+              edit((a) => {
+                if (a.type === 'assign') a.value = text;
+              })
+            }
             wide
             code
             isRequired
