@@ -4,8 +4,9 @@
  * each input into the Python business service (RunningProduction.processInput, what an inbound
  * adapter does), the service calls the process synchronously, the process calls the operation
  * synchronously. Then one synchronous hop (bench → Python operation) at durability full and normal:
- * its maximum rate and its latency at half that rate, beside the disk's fsync latency. Last, for the analysis only, pool size 2 with durability `normal`
- * (no fsync per commit): how much of the time is the disk's.
+ * its maximum rate and its latency at half that rate, beside the disk's fsync latency. Last, for
+ * the analysis only, the chain at pool size 2 with durability `normal` (no fsync per commit): how
+ * much of the time is the disk's.
  * Run: node --import tsx bench/scenarios/production.ts [--quick]
  */
 import { describe, measureChain, measureChainAtRate, measureHop, type LoadFigures } from '../support/chain.ts';
