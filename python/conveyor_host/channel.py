@@ -14,12 +14,13 @@ poll() (woken only by the engine's end, never by data) reports a closed connecti
 code runs and nobody reads.
 """
 import collections
-import json
 import os
 import queue
 import select
 import struct
 import threading
+
+from iop._serialization import compact_json_encoder, loads
 
 PROTOCOL_VERSION = 3
 _HEADER = struct.Struct('>I')
@@ -30,6 +31,8 @@ _CARRIED_MAX_DEPTH = 4
 _READ_SIZE = 1 << 16
 # The engine's end of the pipe closing; data arriving does not wake the watcher.
 _HANG_UP = getattr(select, 'POLLRDHUP', 0) | select.POLLHUP | select.POLLERR
+_encode = compact_json_encoder(ensure_ascii=False, allow_nan=True)
+_encode_ascii = compact_json_encoder(ensure_ascii=True, allow_nan=True)
 _LOST = {'t': 'failure', 'failure': {'code': 'ERR_BRIDGE', 'message': 'the Conveyor engine closed the connection'}}
 
 
@@ -67,8 +70,12 @@ class Channel:
         self._read_fd = read_fd
         self._writer = open(write_fd, 'wb', buffering=1 << 16, closefd=False)
         self._write_lock = threading.Lock()
-        # Guards the fields below; waiters sleep on it while another thread reads.
-        self._state = threading.Condition(threading.Lock())
+        # Guards the fields below, taken bare where nobody needs waking (Condition's own enter and
+        # exit are Python code, run several times per frame); waiters sleep on `_state` while
+        # another thread reads, and `_sleepers` counts them so that filing wakes nobody in vain.
+        self._lock = threading.Lock()
+        self._state = threading.Condition(self._lock)
+        self._sleepers = 0
         self._pending = {}
         self._next_id = 0
         self._requests = collections.deque()
@@ -84,17 +91,23 @@ class Channel:
         thread.start()
 
     def send(self, frame):
-        slots = []
-        strings = []
-        head = _lift(frame, [], slots, strings)
-        if slots:
-            head = [head, slots]
-        text = json.dumps(head, ensure_ascii=False, separators=(',', ':'))
+        head = frame
+        text = _encode(head)
+        strings = ()
+        # A frame whose JSON is shorter than a carried string cannot hold one: only longer ones are
+        # walked for them, and encoded again without them.
+        if len(text) >= _CARRIED_MIN_CHARS:
+            slots = []
+            strings = []
+            lifted = _lift(frame, [], slots, strings)
+            if slots:
+                head = [lifted, slots]
+                text = _encode(head)
         try:
             payload = text.encode('utf-8')
         except UnicodeEncodeError:
             # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
-            payload = json.dumps(head, separators=(',', ':')).encode('ascii')
+            payload = _encode_ascii(head).encode('ascii')
         size = 4 + len(payload)
         for part in strings:
             size += len(part)
@@ -131,7 +144,7 @@ class Channel:
 
     def _register(self, callback):
         pending = _Pending(callback)
-        with self._state:
+        with self._lock:
             if self.closed:
                 raise EngineError('the connection to the Conveyor engine is closed')
             self._next_id += 1
@@ -144,13 +157,17 @@ class Channel:
         """Returns once `ready()` holds (True) or `timeout` seconds passed (False). Reads the pipe
         itself unless another thread is reading, in which case it sleeps until that one files
         something or hands the reading over."""
-        state = self._state
-        with state:
+        with self._lock:
             while not ready():
                 if not self._reading:
                     self._reading = True
                     break
-                if not state.wait(timeout) and timeout is not None:
+                self._sleepers += 1
+                try:
+                    woken = self._state.wait(timeout)
+                finally:
+                    self._sleepers -= 1
+                if not woken and timeout is not None:
                     return ready()
             else:
                 return True
@@ -163,9 +180,10 @@ class Channel:
                 if ready():
                     return True
         finally:
-            with state:
+            with self._lock:
                 self._reading = False
-                state.notify_all()
+                if self._sleepers:
+                    self._state.notify_all()
 
     def _read_frame(self, timeout):
         """One frame from the pipe, or None (timeout, or the end: then every waiter is released)."""
@@ -196,17 +214,19 @@ class Channel:
     def _file(self, frame):
         """Settles the request an answer belongs to, or files a request of the engine."""
         kind = frame.get('t')
-        if kind not in ('result', 'failure'):
-            with self._state:
+        if kind != 'result' and kind != 'failure':
+            with self._lock:
                 self._requests.append(frame)
-                self._state.notify_all()
+                if self._sleepers:
+                    self._state.notify_all()
             return
-        with self._state:
+        with self._lock:
             pending = self._pending.pop(frame.get('id'), None)
             if pending is None:
                 return
             pending.frame = frame
-            self._state.notify_all()
+            if self._sleepers:
+                self._state.notify_all()
         if pending.callback is not None:
             if kind == 'result':
                 pending.callback(True, frame['value'])
@@ -215,7 +235,7 @@ class Channel:
 
     def _end(self):
         """The engine closed the connection: every waiting request fails, the inbox ends."""
-        with self._state:
+        with self._lock:
             self.closed = True
             waiting = list(self._pending.values())
             self._pending.clear()
@@ -229,7 +249,7 @@ class Channel:
         self._report_close()
 
     def _report_close(self):
-        with self._state:
+        with self._lock:
             if self._close_reported:
                 return
             self._close_reported = True
@@ -273,8 +293,7 @@ def _lift(value, path, slots, strings):
         return value
     copy = None
     for key, item in items:
-        # Most members of a frame are short strings, numbers or None: no call for those (every
-        # frame is walked, the small ones of the hot path included).
+        # Most members of a frame are short strings, numbers or None: no call for those.
         if type(item) is str:
             if len(item) < _CARRIED_MIN_CHARS:
                 continue
@@ -296,7 +315,7 @@ def _decode(buffer, end):
     head_end = 8 + head_size
     if head_end > end:
         raise ValueError('a frame whose head overruns it: the stream is corrupt')
-    head = json.loads(buffer[8:head_end])
+    head = loads(buffer[8:head_end].decode('utf-8', 'surrogatepass'))
     if head_end == end:
         return head
     frame, slots = head

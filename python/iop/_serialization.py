@@ -17,6 +17,7 @@ import sys
 import types
 import typing
 import uuid
+from json.encoder import JSONEncoder, c_make_encoder, encode_basestring, encode_basestring_ascii
 
 import iris
 
@@ -62,10 +63,60 @@ def load_class(classname):
     return cls
 
 
+# --- JSON ---------------------------------------------------------------------------------------
+# json.dumps and json.loads cost more in their Python set-up (a new JSONEncoder per call, the
+# encoding detection, two whitespace regexes) than in the C code doing the work on a small frame or
+# message: these call the C encoder and scanner, built once.
+
+def compact_json_encoder(ensure_ascii, allow_nan):
+    """`json.dumps(value, ensure_ascii=..., allow_nan=..., separators=(',', ':'))`, same text, same errors."""
+    checking = JSONEncoder(ensure_ascii=ensure_ascii, allow_nan=allow_nan, separators=(',', ':'))
+    if c_make_encoder is None:  # an interpreter without the _json accelerator
+        return checking.encode
+    string = encode_basestring_ascii if ensure_ascii else encode_basestring
+    # Without the circular-reference check, whose bookkeeping one encoder cannot share between
+    # threads: a cycle then ends in RecursionError, and the checking encoder says what it is.
+    unchecked = c_make_encoder(None, checking.default, string, None, ':', ',', False, False, allow_nan)
+
+    def encode(value):
+        try:
+            return ''.join(unchecked(value, 0))
+        except RecursionError:
+            return checking.encode(value)
+
+    return encode
+
+
+_dumps = compact_json_encoder(ensure_ascii=False, allow_nan=False)
+_decoder = json.JSONDecoder()
+_scan = _decoder.scan_once
+
+
+def loads(text):
+    """`json.loads(text)`, same value, same errors."""
+    if type(text) is not str:
+        return json.loads(text)
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:  # leading whitespace or no value: the full decoder skips it or says why
+        return _decoder.decode(text)
+    if end != len(text):
+        return _decoder.decode(text)  # trailing whitespace, or extra data it reports
+    return value
+
+
 # --- encoding -----------------------------------------------------------------------------------
+
+# Classes found to be plain dataclass Messages, with their wire classname: whether a class is one
+# depends on the class alone, and checking it costs more than encoding a small message.
+_dataclass_messages = {}
+
 
 def serialize(value):
     """The wire body of `value`, or None for "no message"."""
+    classname = _dataclass_messages.get(type(value))
+    if classname is not None:
+        return _message_body(value, classname)
     if value is None or (isinstance(value, str) and value == ''):
         return None
     if iris.is_native(value):
@@ -83,13 +134,8 @@ def serialize(value):
     if isinstance(value, Message):
         if not dataclasses.is_dataclass(value):
             raise TypeError(f'{type(value).__module__}.{type(value).__qualname__} must be a dataclass')
-        try:
-            data = _dumps(_attributes(value))
-        except (TypeError, ValueError):
-            if not isinstance(value, PickleMessage):
-                raise
-            return serialize_pickle(value)
-        return {'classname': classname_of(value), 'encoding': 'json', 'data': data}
+        classname = _dataclass_messages[type(value)] = classname_of(value)
+        return _message_body(value, classname)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         raise SerializationError(f'{classname_of(value)} is a dataclass but not a Message: derive it from iop.Message')
     if isinstance(value, (types.GeneratorType, typing.Iterator)):
@@ -102,12 +148,22 @@ def serialize_pickle(value):
     return {'classname': classname_of(value), 'encoding': 'pickle', 'data': data}
 
 
-def _dumps(value):
-    return json.dumps(value, ensure_ascii=False, separators=(',', ':'), allow_nan=False)
+def _message_body(value, classname):
+    try:
+        data = _dumps(_attributes(value))
+    except (TypeError, ValueError):
+        if not isinstance(value, PickleMessage):
+            raise
+        return serialize_pickle(value)
+    return {'classname': classname, 'encoding': 'json', 'data': data}
+
+
+# to_jsonable returns these as they are; exact types only (an IntEnum is an int but no int).
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _attributes(obj):
-    return {k: to_jsonable(v) for k, v in vars(obj).items() if not k.startswith('_')}
+    return {k: v if type(v) in _JSON_SCALARS else to_jsonable(v) for k, v in vars(obj).items() if not k.startswith('_')}
 
 
 def to_jsonable(value):
@@ -154,7 +210,7 @@ def deserialize(body):
     if encoding == 'empty':
         return iris.cls(classname or 'Ens.Request')()
     if encoding == 'native':
-        properties = json.loads(body['data']) if body.get('data') else {}
+        properties = loads(body['data']) if body.get('data') else {}
         persistent = _persistent_class(classname)
         if persistent is not None:
             return persistent.from_dict(properties)
@@ -170,7 +226,7 @@ def deserialize(body):
 def from_json(cls, text):
     if is_pydantic_message(cls):
         return cls.model_validate_json(text)
-    data = json.loads(text)
+    data = loads(text)
     if not isinstance(data, dict):
         raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
     if dataclasses.is_dataclass(cls):
@@ -186,15 +242,17 @@ def dataclass_from_dict(cls, data):
     missing = []
     for name, hint, required in init_fields:
         if name in data:
-            arguments[name] = coerce(data[name], hint)
+            value = data[name]
+            arguments[name] = value if type(value) is hint else coerce(value, hint)
         elif required:
             missing.append(name)
     if missing:
         raise SerializationError(f'{cls.__module__}.{cls.__name__} is missing the required field(s) {", ".join(missing)}')
     instance = cls(**arguments)
-    for key, value in data.items():
-        if key not in known:
-            setattr(instance, key, value)
+    if len(arguments) != len(data):  # else every key was an argument
+        for key, value in data.items():
+            if key not in known:
+                setattr(instance, key, value)
     return instance
 
 

@@ -133,6 +133,30 @@ class ChannelTest(unittest.TestCase):
         self.assertEqual(self.engine.read(), frame)
         self.engine.close()
 
+    def test_a_long_frame_without_long_strings_is_its_own_head(self):
+        frame = {'t': 'log', 'text': [str(i) * 20 for i in range(100)]}
+        self.engine.channel.send(frame)
+        self.assertEqual(self.engine.read_raw(), (frame, b''))
+        self.engine.close()
+
+    def test_a_reader_files_the_answer_of_a_thread_that_waits_its_turn(self):
+        channel = self.engine.channel
+        requests, results = [], []
+        reader = threading.Thread(target=lambda: requests.append(channel.inbox.get(timeout=5)), daemon=True)
+        reader.start()
+        while not channel._reading:  # the inbox reads the pipe: the caller below has to sleep
+            threading.Event().wait(0.005)
+        caller = threading.Thread(target=lambda: results.append(channel.request({'t': 'op', 'op': 'send_sync'})), daemon=True)
+        caller.start()
+        sent = self.engine.read()
+        self.engine.write({'t': 'result', 'id': sent['id'], 'value': 'answered'})
+        caller.join(5)
+        self.assertEqual(results, ['answered'])
+        self.engine.write({'t': 'invoke', 'id': 8})
+        reader.join(5)
+        self.assertEqual(requests, [{'t': 'invoke', 'id': 8}])
+        self.engine.close()
+
     def test_carried_strings_of_the_engine_are_put_back_in_place(self):
         first = 'ü' * 3000
         second = 'y' * 5000

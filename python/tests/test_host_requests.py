@@ -35,6 +35,10 @@ class HostRequestsTest(unittest.TestCase):
         answer = self.dtl(2, 'exec', 'target.SetValueAt("x", "y")\nz = 3')
         self.assertEqual(answer, {'t': 'result', 'id': 2, 'value': {'target': {'y': 'x'}, 'locals': {'z': 3}}})
 
+    def test_a_value_json_cannot_carry_is_answered_with_a_failure(self):
+        answer = self.dtl(4, 'eval', '(lambda items: items.append(items) or items)([])')
+        self.assertEqual((answer['t'], answer['failure']['type'], answer['failure']['message']), ('failure', 'ValueError', 'Circular reference detected'))
+
     def test_a_raising_dtl_block_is_answered_with_a_structured_failure(self):
         answer = self.dtl(3, 'exec', 'a = 1\nraise KeyError("missing")')
         self.assertEqual(answer['t'], 'failure')

@@ -6,7 +6,7 @@ import pickle
 import unittest
 import uuid
 
-from iop._serialization import SerializationError, deserialize, serialize, serialize_pickle
+from iop._serialization import SerializationError, compact_json_encoder, deserialize, loads, serialize, serialize_pickle
 
 from .sample_messages import Boxed, Inner, Nested, NotDataclass, PlainDataclass, Required, SimpleMessage, Typed
 
@@ -98,6 +98,55 @@ class CarrierErrorsTest(unittest.TestCase):
         self.assertIsNone(serialize(None))
         self.assertIsNone(serialize(''))
         self.assertIsNone(deserialize(None))
+
+    def test_a_message_class_sent_again_still_carries_what_its_instance_holds_now(self):
+        first = serialize(SimpleMessage(integer=1, string='a'))
+        message = SimpleMessage(integer=2, string='b')
+        message.added = 3
+        message._private = 4
+        self.assertEqual(first['data'], '{"integer":1,"string":"a"}')
+        self.assertEqual(serialize(message), {'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":2,"string":"b","added":3}'})
+
+    def test_enum_members_that_are_ints_travel_as_their_number(self):
+        import enum
+
+        class Level(enum.IntEnum):
+            HIGH = 3
+
+        message = SimpleMessage(integer=Level.HIGH, string='a')
+        self.assertEqual(serialize(message)['data'], '{"integer":3,"string":"a"}')
+
+
+class JsonCodecTest(unittest.TestCase):
+    """The prebuilt encoders and decoder give json.dumps' and json.loads' text, values and errors."""
+
+    def test_encoding_matches_json_dumps(self):
+        values = [{'a': [1, 2.5, None, True, 'é \u2028 "q"'], 'b': {1: 2}}, 'text', 3, [], {}, float('inf')]
+        for ensure_ascii in (False, True):
+            encode = compact_json_encoder(ensure_ascii=ensure_ascii, allow_nan=True)
+            for value in values:
+                self.assertEqual(encode(value), json.dumps(value, ensure_ascii=ensure_ascii, separators=(',', ':')))
+
+    def test_encoding_errors_match_json_dumps(self):
+        circular = []
+        circular.append(circular)
+        encode = compact_json_encoder(ensure_ascii=False, allow_nan=False)
+        with self.assertRaisesRegex(ValueError, 'Circular reference detected'):
+            encode({'a': circular})
+        with self.assertRaisesRegex(ValueError, 'Out of range float'):
+            encode([float('nan')])
+        with self.assertRaisesRegex(TypeError, 'not JSON serializable'):
+            encode({'a': object()})
+
+    def test_decoding_matches_json_loads(self):
+        for text in ['{"a":[1,2.5,null,"\\u00e9"]}', ' {"a":1}', '{"a":1}\n', '"x"', b'{"a":1}']:
+            self.assertEqual(loads(text), json.loads(text))
+        for text in ['', '   ', '{"a":1}x', '{"a" 1}', '[1,2']:
+            with self.assertRaises(json.JSONDecodeError) as expected:
+                json.loads(text)
+            with self.assertRaises(json.JSONDecodeError) as got:
+                loads(text)
+            self.assertEqual(str(got.exception), str(expected.exception))
 
 
 class PickleCarrierTest(unittest.TestCase):
