@@ -145,6 +145,11 @@ def _class_warning(cls):
     return warn
 
 
+# (component class, message class, fallback) -> the handler's name: the table and a message's keys
+# depend on the classes alone, and walking the table cost as much as the rest of a small dispatch.
+_handler_names = {}
+
+
 def find_handler(instance, message, fallback='on_message'):
     session_handler = getattr(instance, '_on_private_session_message', None)
     if session_handler is not None:
@@ -152,8 +157,17 @@ def find_handler(instance, message, fallback='on_message'):
 
         if private_session_classname(message) is not None:
             return session_handler
+    cache_key = (type(instance), type(message), fallback)
+    name = _handler_names.get(cache_key)
+    if name is None:
+        name = _handler_name(type(instance), message, fallback)
+        _handler_names[cache_key] = name
+    return getattr(instance, name)
+
+
+def _handler_name(cls, message, fallback):
     keys = request_keys(message)
-    for entry_key, method_name in dispatch_table(type(instance)):
+    for entry_key, method_name in dispatch_table(cls):
         if entry_key in keys or (entry_key.startswith('iris.') and entry_key[5:] in keys):
-            return getattr(instance, method_name)
-    return getattr(instance, fallback)
+            return method_name
+    return fallback

@@ -85,6 +85,14 @@ class DispatchTest(unittest.TestCase):
     def test_a_declared_dispatch_table_is_used(self):
         self.assertEqual(handle(Declared.__new__(Declared), SimpleMessage()), 'declared')
 
+    def test_each_message_class_and_fallback_finds_its_own_handler(self):
+        second = Second.__new__(Second)
+        for _ in range(2):
+            self.assertEqual(handle(second, SimpleMessage()), 'second')
+            self.assertEqual(handle(second, Nested()), 'nested by bare string')
+            self.assertEqual(find_handler(second, Inner(), 'on_request').__name__, 'on_request')
+            self.assertEqual(find_handler(second, Inner()).__name__, 'on_message')
+
     def test_fallback_chain_reaches_legacy_spellings(self):
         self.assertEqual(handle(LegacyOperation.__new__(LegacyOperation), Inner()), 'OnMessage')
         self.assertEqual(handle(RequestProcess.__new__(RequestProcess), Inner()), 'OnRequest')
