@@ -214,7 +214,7 @@ class Channel:
     def _file(self, frame):
         """Settles the request an answer belongs to, or files a request of the engine."""
         kind = frame.get('t')
-        if kind != 'result' and kind != 'failure':
+        if kind not in ('result', 'failure'):
             with self._lock:
                 self._requests.append(frame)
                 if self._sleepers:

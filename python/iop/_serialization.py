@@ -158,7 +158,8 @@ def _message_body(value, classname):
     return {'classname': classname, 'encoding': 'json', 'data': data}
 
 
-# to_jsonable returns these as they are; exact types only (an IntEnum is an int but no int).
+# Values of exactly these types are their own JSON form; the others (their subclasses included) go
+# through to_jsonable.
 _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
