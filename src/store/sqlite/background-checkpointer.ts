@@ -12,9 +12,12 @@
  * frames committed while the worker copied are not. Under steady traffic the WAL grew without end
  * (324 MB after 4,500 hops against a 2.3 MB database, every lookup in it slower). So when a
  * checkpoint of the worker finds the WAL past `restartFrames`, `restartDue()` says so once, and the
- * store's next group commit first copies the frames written meanwhile itself (a PASSIVE checkpoint
- * on its own connection, about 5 ms on the loop, hence not after every checkpoint): its transaction
- * then begins on a fully copied WAL, which SQLite rewinds.
+ * store holds its next group commit until `catchUp()` has had the worker copy the frames written
+ * meanwhile: with no commit in between, that checkpoint leaves every frame copied, and the held
+ * transaction begins on a fully copied WAL, which SQLite rewinds. The event loop never stands still
+ * for it (the main connection ran that last checkpoint itself before: 5–15 ms on the loop, with two
+ * fsyncs, every 64 MB — the tail of the sync hop's latency); the held commit waits about a
+ * millisecond, while later writes gather for the commit after it.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -23,6 +26,8 @@ import { Worker } from 'node:worker_threads';
 const pagesPerCheckpoint = 1000;
 /** WAL frames (64 MB of 4 KB pages) past which the WAL is made to rewind, by default. */
 const defaultRestartFrames = 16_384;
+/** Longest hold of a commit for the worker's catch-up: past it the commit goes on, and the rewind waits for another time. */
+const catchUpMs = 1_000;
 
 // CommonJS on purpose: an eval'd worker runs it without a loader (no tsx, no ESM resolution).
 const workerSource = `
@@ -52,6 +57,8 @@ export class BackgroundCheckpointer {
   #pagesSince = 0;
   #running = false;
   #restartDue = false;
+  /** Settles the pending `catchUp()`, if any, when the worker answers. */
+  #caughtUp: (() => void) | null = null;
   #closed: Promise<void> | null = null;
 
   constructor(
@@ -65,11 +72,30 @@ export class BackgroundCheckpointer {
     this.#maybeStart();
   }
 
-  /** True once after a checkpoint of the worker found the WAL past its bound: the main connection should copy the rest and let it rewind. */
+  /** True once after a checkpoint of the worker found the WAL past its bound: the caller should `catchUp()` before its next commit. */
   restartDue(): boolean {
-    if (!this.#restartDue || this.#running) return false;
+    if (!this.#restartDue || this.#running || this.#closed !== null) return false;
     this.#restartDue = false;
     return true;
+  }
+
+  /**
+   * Has the worker copy every frame the WAL holds, resolving when it has (or after `catchUpMs`, or at
+   * once when no worker runs). The caller commits nothing meanwhile, so the copy is complete and its
+   * next transaction rewinds the WAL; a write that commits anyway only postpones the rewind.
+   */
+  catchUp(): Promise<void> {
+    const worker = this.#worker;
+    if (worker === null || this.#running || this.#closed !== null) return Promise.resolve();
+    this.#running = true;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, catchUpMs);
+      this.#caughtUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      worker.postMessage('checkpoint');
+    });
   }
 
   /** Ends the worker's connection; the store's own close then checkpoints what is left. */
@@ -101,7 +127,10 @@ export class BackgroundCheckpointer {
       // The next group commit starts the next checkpoint, after the rewind it may owe (a checkpoint
       // started here at once would keep `restartDue` false under steady load).
       this.#running = false;
-      if (frames >= this.restartFrames) this.#restartDue = true;
+      const caughtUp = this.#caughtUp;
+      this.#caughtUp = null;
+      if (caughtUp !== null) caughtUp();
+      else if (frames >= this.restartFrames) this.#restartDue = true;
     });
     // A worker that cannot run leaves checkpoints undone: the WAL grows until the store closes (which checkpoints).
     worker.on('error', () => undefined);

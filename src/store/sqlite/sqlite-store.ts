@@ -122,21 +122,19 @@ class SqliteStore implements Store {
     // The connection stays at synchronous = FULL for every other write (definitions, users…);
     // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
     const write = (batch: readonly SqliteWrite[]) => {
-      const ids = ctx.runSync('write to the store', () => {
-        // The WAL has grown past its bound: copy what came since the worker's checkpoint, so that this transaction rewinds it.
-        if (checkpointer?.restartDue()) db.pragma('wal_checkpoint(PASSIVE)');
-        return walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch);
-      });
+      const ids = ctx.runSync('write to the store', () => (walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch)));
       checkpointer?.committed(walPagesOf(batch));
       return ids;
     };
-    const commit = walSync
+    const commitDurably = walSync
       ? async (batch: readonly SqliteWrite[]) => {
           const ids = write(batch);
           await walSync.sync();
           return ids;
         }
       : write;
+    // The WAL has grown past its bound: this batch waits while the worker copies the rest, then its transaction rewinds the WAL.
+    const commit = (batch: readonly SqliteWrite[]) => (checkpointer?.restartDue() ? checkpointer.catchUp().then(() => commitDurably(batch)) : commitDurably(batch));
     this.#committer = new GroupCommitter<SqliteWrite, number[]>({
       commit,
       maxBatch,

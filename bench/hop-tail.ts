@@ -1,0 +1,54 @@
+/**
+ * Where the tail of one sync hop comes from: sends into a Python operation at a fixed rate (open
+ * loop) and prints the latency percentiles and every arrival slower than `--slow` ms, with the event
+ * loop's delay monitor and the WAL rewinds that coincided with it.
+ *   node --import tsx bench/hop-tail.ts [--rate=800] [--seconds=5] [--pool=1] [--durability=normal] [--slow=2]
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { newItem } from '../src/core/production.ts';
+import { benchRequest, openBenchProduction, sendSync } from './support/production.ts';
+
+function option(name: string, fallback: string): string {
+  return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+}
+const rate = Number(option('rate', '800'));
+const seconds = Number(option('seconds', '5'));
+const poolSize = Number(option('pool', '1'));
+const durability = option('durability', 'normal') === 'full' ? 'full' : 'normal';
+const slowMs = Number(option('slow', '2'));
+
+const production = await openBenchProduction({ items: [newItem('Operation', 'Bench.Operation', { poolSize })], durability });
+try {
+  const call = (i: number) => sendSync(production.running, 'Operation', benchRequest(i, 'hop'));
+  for (let i = 0; i < 500; i++) await call(i);
+  const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
+  const started = performance.now();
+  const total = Math.floor(rate * seconds);
+  const latencies: Array<{ at: number; ms: number }> = [];
+  const inFlight: Array<Promise<void>> = [];
+  for (let sent = 0; sent < total; ) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
+    for (; sent < due; sent++) {
+      const scheduled = started + (sent * 1000) / rate;
+      inFlight.push(call(sent).then(() => void latencies.push({ at: scheduled - started, ms: performance.now() - scheduled })));
+    }
+    const wait = started + (sent * 1000) / rate - performance.now();
+    if (wait > 2) await new Promise((resolve) => setTimeout(resolve, Math.floor(wait) - 1));
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
+  await Promise.all(inFlight);
+  loopDelay.disable();
+  const sorted = latencies.map((l) => l.ms).sort((a, b) => a - b);
+  const at = (q: number): string => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
+  console.log(`${latencies.length} hops at ${rate}/s, pool ${poolSize}, durability ${durability}: p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} p99.9 ${at(0.999)} max ${at(1 - 1e-9)} ms`);
+  console.log(`event loop delay: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(2)} p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} max ${(loopDelay.max / 1e6).toFixed(2)} ms`);
+  let last = -1e9;
+  for (const { at: when, ms } of latencies.sort((a, b) => a.at - b.at)) {
+    if (ms < slowMs) continue;
+    if (when - last > 50) console.log(`slow from t=${when.toFixed(1)} ms: ${ms.toFixed(2)} ms`);
+    last = when;
+  }
+} finally {
+  await production.close();
+}
