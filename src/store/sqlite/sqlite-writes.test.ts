@@ -1,0 +1,67 @@
+import type Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { newMessage } from '../conformance/harness.ts';
+import { openDatabase, openSqliteStore } from './sqlite-store.ts';
+import { foldPatchesIntoInserts, sqliteBatchWriter, type SqliteWrite } from './sqlite-writes.ts';
+
+describe('foldPatchesIntoInserts', () => {
+  const insert = (...ids: number[]): SqliteWrite => ({ kind: 'insert-messages', namespaceIds: ids.map(() => 1), ids, messages: ids.map(() => newMessage()) });
+
+  it('merges the patches that follow an insert of the same batch, in order, ignoring fields given as undefined', () => {
+    const folded = foldPatchesIntoInserts([
+      insert(10, 11),
+      { kind: 'patch-messages', patches: [{ id: 10, status: 'delivered', leaseOwner: 'job-1' }] },
+      { kind: 'patch-messages', patches: [{ id: 10, status: 'completed', leaseOwner: null, error: undefined }, { id: 99, status: 'error' }] },
+    ]);
+    expect([...folded]).toEqual([[10, { status: 'completed', leaseOwner: null }]]);
+  });
+
+  it('leaves a patch that comes before the insert of its message alone', () => {
+    expect(foldPatchesIntoInserts([{ kind: 'patch-messages', patches: [{ id: 10, status: 'completed' }] }, insert(10)]).size).toBe(0);
+  });
+});
+
+describe('sqliteBatchWriter', () => {
+  let dir: string;
+  let db: Database.Database;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conveyor-writes-'));
+    await (await openSqliteStore({ path: join(dir, 'store.db') })).close(); // the schema
+    db = openDatabase({ path: join(dir, 'store.db') });
+  });
+  afterEach(async () => {
+    db.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const row = (id: number): Record<string, unknown> =>
+    db.prepare('SELECT status, corresponding_id, error, attempts, lease_owner, lease_until FROM messages WHERE id = ?').get(id) as Record<string, unknown>;
+
+  it('writes a message inserted and patched in one batch as it ends up, the same row as an insert then an update', () => {
+    const write = sqliteBatchWriter(db);
+    const patches = [
+      { id: 0, status: 'delivered' as const, leaseOwner: 'job-1', leaseUntil: 123, attempts: 1 },
+      { id: 0, status: 'error' as const, correspondingId: 7, error: 'boom', leaseOwner: null, leaseUntil: null },
+    ];
+    const batchFor = (id: number): SqliteWrite[] => patches.map((patch) => ({ kind: 'patch-messages', patches: [{ ...patch, id }] }));
+    const results = write([{ kind: 'insert-messages', namespaceIds: [1], ids: [1], messages: [newMessage()] }, ...batchFor(1)]);
+    expect(results).toEqual([[1], [], []]);
+    write([{ kind: 'insert-messages', namespaceIds: [1], ids: [2], messages: [newMessage()] }]);
+    write(batchFor(2));
+    expect(row(1)).toEqual({ status: 'error', corresponding_id: 7, error: 'boom', attempts: 1, lease_owner: null, lease_until: null });
+    expect(row(1)).toEqual(row(2));
+  });
+
+  it('still refuses a patch of a message that neither exists nor is inserted in the batch', () => {
+    const write = sqliteBatchWriter(db);
+    expect(() =>
+      write([
+        { kind: 'insert-messages', namespaceIds: [1], ids: [1], messages: [newMessage()] },
+        { kind: 'patch-messages', patches: [{ id: 2, status: 'completed' }] },
+      ]),
+    ).toThrow(/no message with that id/);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 0 });
+  });
+});
