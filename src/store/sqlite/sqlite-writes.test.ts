@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newMessage } from '../conformance/harness.ts';
 import { openDatabase, openSqliteStore } from './sqlite-store.ts';
-import { foldPatchesIntoInserts, sqliteBatchWriter, type SqliteWrite } from './sqlite-writes.ts';
+import { firstFreeMessageId, foldPatchesIntoInserts, sqliteBatchWriter, type SqliteWrite } from './sqlite-writes.ts';
 
 describe('foldPatchesIntoInserts', () => {
   const insert = (...ids: number[]): SqliteWrite => ({ kind: 'insert-messages', namespaceIds: ids.map(() => 1), ids, messages: ids.map(() => newMessage()) });
@@ -63,5 +63,21 @@ describe('sqliteBatchWriter', () => {
       ]),
     ).toThrow(/no message with that id/);
     expect(db.prepare('SELECT COUNT(*) AS n FROM messages').get()).toEqual({ n: 0 });
+  });
+
+  it('moves the id sequence ahead a block at a time, so that most commits leave it alone, and never reuses an id after a restart', () => {
+    const insertOne = (write: ReturnType<typeof sqliteBatchWriter>, id: number) =>
+      write([{ kind: 'insert-messages', namespaceIds: [1], ids: [id], messages: [newMessage()] }]);
+    const sequence = () => db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").pluck().get() as number;
+    const write = sqliteBatchWriter(db);
+    insertOne(write, 1); // creates the row
+    insertOne(write, 2);
+    const ahead = sequence();
+    expect(ahead).toBeGreaterThan(2);
+    for (let id = 3; id < 50; id++) insertOne(write, id);
+    expect(sequence()).toBe(ahead);
+    // A restart goes on after the reserved block; a store whose newest rows were deleted still does.
+    db.prepare('DELETE FROM messages WHERE id > 10').run();
+    expect(firstFreeMessageId(db)).toBe(ahead + 1);
   });
 });

@@ -49,6 +49,13 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
       lease_until = CASE WHEN @setLeaseUntil THEN @leaseUntil ELSE lease_until END,
       updated_at = @now
     WHERE id = @id`);
+  // AUTOINCREMENT rewrites its sqlite_sequence row in every transaction that inserts a higher id:
+  // one more page (a WAL frame) per group commit. The row is moved ahead a block of ids at a time
+  // instead, and inserts below it leave it alone. A restart continues after the block (a gap in the
+  // ids, never a reuse: firstFreeMessageId reads the row).
+  const reserveIds = db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'messages' AND seq < ?");
+  const readReserved = db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").pluck();
+  let reservedThrough = readReserved.get() ?? 0;
   const appendLog = db.prepare(`
     INSERT INTO log_entries (ns_id, type, config_name, job, message_id, session_id, source_class, source_method, text, time_logged)
     VALUES (@nsId, @type, @configName, @job, @messageId, @sessionId, @sourceClass, @sourceMethod, @text, @now)`);
@@ -56,6 +63,8 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
   function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number, folded: ReadonlyMap<number, FoldedPatch>): number[] {
     return op.messages.map((message, index) => {
       const id = op.ids[index] as number;
+      // A store's first message creates the row (its INSERT below); from then on it is moved ahead.
+      if (id > reservedThrough && reserveIds.run(id + idsReservedAhead, id + idsReservedAhead).changes > 0) reservedThrough = id + idsReservedAhead;
       const later = folded.get(id);
       insertHeader.run(
         id,
@@ -126,10 +135,20 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
     });
   });
 
-  return (batch) => applyBatch.immediate(batch, Date.now());
+  return (batch) => {
+    try {
+      return applyBatch.immediate(batch, Date.now());
+    } catch (error) {
+      reservedThrough = readReserved.get() ?? 0; // the move ahead was rolled back with the rest
+      throw error;
+    }
+  };
 }
 
 type FoldedPatch = Omit<MessagePatch, 'id'>;
+
+/** Ids the sqlite_sequence row is moved ahead of the highest inserted at a time. */
+const idsReservedAhead = 10_000;
 
 /**
  * The patches of a batch that follow the insert of the same message in that batch, merged per
