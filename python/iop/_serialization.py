@@ -224,21 +224,34 @@ def deserialize(body):
     raise SerializationError(f'Unknown body encoding {encoding!r} for {classname}')
 
 
+# Dataclasses (not pydantic models) decoded from JSON before, with their _fields_of: what the
+# class is does not change, and asking costs as much as decoding a small message.
+_json_dataclasses = {}
+
+
 def from_json(cls, text):
-    if is_pydantic_message(cls):
-        return cls.model_validate_json(text)
+    fields = _json_dataclasses.get(cls)
+    if fields is None:
+        if is_pydantic_message(cls):
+            return cls.model_validate_json(text)
+        if dataclasses.is_dataclass(cls):
+            fields = _json_dataclasses[cls] = _fields_of(cls)
     data = loads(text)
     if not isinstance(data, dict):
         raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
-    if dataclasses.is_dataclass(cls):
-        return dataclass_from_dict(cls, data)
+    if fields is not None:
+        return _dataclass_from_fields(cls, fields, data)
     instance = cls.__new__(cls)
     instance.__dict__.update(data)
     return instance
 
 
 def dataclass_from_dict(cls, data):
-    init_fields, known = _fields_of(cls)
+    return _dataclass_from_fields(cls, _fields_of(cls), data)
+
+
+def _dataclass_from_fields(cls, fields, data):
+    init_fields, known = fields
     arguments = {}
     missing = []
     for name, hint, required in init_fields:
