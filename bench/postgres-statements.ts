@@ -48,8 +48,8 @@ pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unkn
     if (result instanceof Promise) {
       void result
         .then((answer: { rows?: Array<{ relaxed?: unknown }> }) => {
-          // The batch statement says whether its commit waited for the disk (null: it did).
-          if (label === 'conveyor-write-batch' && answer.rows?.[0]?.relaxed === null) durableCommits++;
+          // The batch statements say whether their commit waited for the disk (null: it did).
+          if (label.startsWith('conveyor-write-') && answer.rows?.[0]?.relaxed === null) durableCommits++;
         })
         .finally(() => waits.set(label, (waits.get(label) ?? 0) + performance.now() - started))
         .catch(() => undefined);

@@ -301,6 +301,22 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
         );`,
       ),
   },
+  {
+    // The batch statement's check that every patched message exists (postgres-writes.ts): raised
+    // after the UPDATE, which rolls the whole statement back, instead of a lookup of every patched
+    // id before it. SQL has no way of its own to raise an error.
+    name: 'message-patch-check',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        CREATE FUNCTION conveyor_missing_messages(ids BIGINT[]) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+        BEGIN
+          RAISE EXCEPTION 'no message with id %', ids[1] USING ERRCODE = 'no_data_found', DETAIL = array_to_string(ids, ',');
+        END
+        $$;`,
+      ),
+  },
 ];
 
 /**

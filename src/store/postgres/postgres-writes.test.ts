@@ -7,7 +7,7 @@ import type { Store } from '../store.ts';
 import { describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
 import { toStoreError } from './postgres-context.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { isWritesOwnFailure, postgresBatchWriter, writeWeight, type PgWrite } from './postgres-writes.ts';
+import { isWritesOwnFailure, postgresBatchWriter, writeStatements, writeWeight, writerPlannerSettings, type PgWrite } from './postgres-writes.ts';
 
 const pgError = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 
@@ -103,5 +103,35 @@ describePg('PostgreSQL batch commits and the disk', () => {
     await postgresBatchWriter(pool, schema, async () => 1)([{ kind: 'insert-messages', messages: [newMessage({ parentId: root! })] }]);
     const { rows } = await pool.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
     expect(rows[0]!.synchronous_commit).toBe('on');
+  });
+});
+
+/**
+ * The batch statements keep reaching rows by key with a plan made while the messages table was
+ * empty: the generic plan a prepared statement keeps after its sixth run (forced here at once).
+ */
+describePg('PostgreSQL batch statement plans', () => {
+  const schema = uniqueSchema('plans');
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    await (await openPostgresStore(pgUrl, { schema })).close();
+    client = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema} ${writerPlannerSettings}` });
+    await client.connect();
+    await client.query('SET plan_cache_mode = force_generic_plan');
+  });
+  afterAll(async () => {
+    await client.end();
+    await dropSchema(schema);
+  });
+
+  it.each(Object.entries(writeStatements))('reads no table whole in the %s statement', async (_shape, statement) => {
+    await client.query(`PREPARE ${statement.name.replaceAll('-', '_')} AS ${statement.text}`);
+    const parameters = (statement.text.match(/\$\d+/g) ?? []).reduce((most, p) => Math.max(most, Number(p.slice(1))), 0);
+    const args = Array.from({ length: parameters }, (_, index) => (index === 0 ? '0' : index === 1 ? 'false' : "'{}'"));
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${statement.name.replaceAll('-', '_')} (${args.join(', ')})`);
+    const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(plan).not.toMatch(/Seq Scan on messages|Hash Join|Merge Join/);
+    if (statement.text.includes('UPDATE messages')) expect(plan).toMatch(/Index Scan using messages_pkey on messages m/);
   });
 });
