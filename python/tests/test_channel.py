@@ -2,6 +2,7 @@ import json
 import os
 import struct
 import threading
+import time
 import unittest
 
 from conveyor_host.channel import Channel, EngineError
@@ -145,7 +146,7 @@ class ChannelTest(unittest.TestCase):
         reader = threading.Thread(target=lambda: requests.append(channel.inbox.get(timeout=5)), daemon=True)
         reader.start()
         while not channel._reading:  # the inbox reads the pipe: the caller below has to sleep
-            threading.Event().wait(0.005)
+            time.sleep(0.005)
         caller = threading.Thread(target=lambda: results.append(channel.request({'t': 'op', 'op': 'send_sync'})), daemon=True)
         caller.start()
         sent = self.engine.read()

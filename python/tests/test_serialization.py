@@ -69,6 +69,14 @@ class JsonCarrierTest(unittest.TestCase):
         with self.assertRaisesRegex(SerializationError, 'missing the required field\\(s\\) needed'):
             deserialize(body)
 
+    def test_a_class_decoded_again_is_decoded_by_the_same_rules(self):
+        for _ in range(2):
+            with self.assertRaisesRegex(SerializationError, 'missing the required field'):
+                deserialize({'classname': 'tests.sample_messages.Required', 'encoding': 'json', 'data': '{}'})
+            message = deserialize({'classname': 'tests.sample_messages.Required', 'encoding': 'json', 'data': '{"needed":"x","other":[1]}'})
+            self.assertEqual((message.needed, message.other), ('x', [1]))
+            self.assertEqual(deserialize({'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":"7"}'}).integer, 7)
+
 
 class CarrierErrorsTest(unittest.TestCase):
     def test_unknown_module(self):
