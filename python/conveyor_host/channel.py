@@ -92,17 +92,17 @@ class Channel:
 
     def send(self, frame):
         head = frame
-        text = _encode(head)
         strings = ()
-        # A frame whose JSON is shorter than a carried string cannot hold one: only longer ones are
-        # walked for them, and encoded again without them.
-        if len(text) >= _CARRIED_MIN_CHARS:
+        # Only a frame holding a string long enough to be carried is walked and copied for it (every
+        # frame of the hot path is small); encoding first to find out would escape a large body
+        # into JSON only to throw it away.
+        if _holds_long_string(frame, 0):
             slots = []
             strings = []
             lifted = _lift(frame, [], slots, strings)
             if slots:
                 head = [lifted, slots]
-                text = _encode(head)
+        text = _encode(head)
         try:
             payload = text.encode('utf-8')
         except UnicodeEncodeError:
@@ -267,6 +267,25 @@ class Channel:
             if any(event & _HANG_UP for _, event in events):
                 self._report_close()
                 return
+
+
+def _holds_long_string(value, depth):
+    """Whether `_lift` would find a string to carry in `value` (a container `depth` levels down)."""
+    if depth == _CARRIED_MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, (list, tuple)):
+        return False
+    for item in value:
+        kind = type(item)
+        # Frames are mostly short strings, numbers and None; like `_lift`, only exact strings are carried.
+        if kind is str:
+            if len(item) >= _CARRIED_MIN_CHARS:
+                return True
+        elif kind is not int and item is not None and isinstance(item, (dict, list, tuple)) and _holds_long_string(item, depth + 1):
+            return True
+    return False
 
 
 def _lift(value, path, slots, strings):

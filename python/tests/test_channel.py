@@ -5,7 +5,7 @@ import threading
 import time
 import unittest
 
-from conveyor_host.channel import Channel, EngineError
+from conveyor_host.channel import Channel, EngineError, _holds_long_string, _lift
 
 
 class FakeEngine:
@@ -138,6 +138,25 @@ class ChannelTest(unittest.TestCase):
         frame = {'t': 'log', 'text': [str(i) * 20 for i in range(100)]}
         self.engine.channel.send(frame)
         self.assertEqual(self.engine.read_raw(), (frame, b''))
+        self.engine.close()
+
+    def test_the_check_for_long_strings_agrees_with_the_walk_that_lifts_them(self):
+        long = 'x' * 1024
+
+        class Text(str):
+            pass
+
+        def nest(value, levels):
+            for level in range(levels):
+                value = {'k': value} if level % 2 else [value]
+            return value
+
+        for depth in range(1, 7):
+            for leaf in (long, Text(long), 'short'):
+                frame = {'t': 'op', 'n': 1, 'none': None, 'flag': True, 'v': nest(leaf, depth - 1)}
+                slots = []
+                _lift(frame, [], slots, [])
+                self.assertEqual(_holds_long_string(frame, 0), bool(slots), (depth, type(leaf), len(leaf)))
         self.engine.close()
 
     def test_a_reader_files_the_answer_of_a_thread_that_waits_its_turn(self):
