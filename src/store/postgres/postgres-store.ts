@@ -31,7 +31,7 @@ import { PostgresProductions } from './postgres-productions.ts';
 import { PostgresRetention } from './postgres-retention.ts';
 import { PostgresSchemas } from './postgres-schemas.ts';
 import { PostgresVersionedSources } from './postgres-versioned-sources.ts';
-import { isWritesOwnFailure, postgresBatchWriter, writeWeight, writerPlannerSettings, type PgWrite } from './postgres-writes.ts';
+import { isWritesOwnFailure, postgresBatchWriter, writeWeight, hotPathPlannerSettings, type PgWrite } from './postgres-writes.ts';
 
 export interface PostgresStoreOptions {
   /** The PostgreSQL schema holding the tables (created when missing). Default: the connection's current schema (usually `public`). */
@@ -82,7 +82,7 @@ async function open(url: string, options: PostgresStoreOptions): Promise<Store> 
   try {
     const schema = options.schema ?? (await currentSchema(pool));
     await migrate(postgresMigrationHost(pool, schema, options.schema !== undefined), postgresMigrations, `PostgreSQL store (schema ${schema})`);
-    return new PostgresStore(pool, writerPool(connection, options), connection, schema, options);
+    return new PostgresStore(pool, hotPathPool(connection, options), connection, schema, options);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw toStoreError(`open the PostgreSQL store at ${redactPassword(url)}`, error);
@@ -90,15 +90,17 @@ async function open(url: string, options: PostgresStoreOptions): Promise<Store> 
 }
 
 /**
- * The connections of the group-committed writes, apart from the pool of everything else: two, as
- * the store's two committers each flush one batch at a time. Their planner may not scan a table
- * whole (writerPlannerSettings says why).
+ * The connections of the hot path, apart from the pool of everything else: the group commits (the
+ * store's two committers each flush one batch at a time) and the queue operations (claims, leases,
+ * ids drawn ahead). Their statements reach rows by key or through the queue's small partial indexes,
+ * and their planner keeps one generic plan and never scans a table whole (hotPathPlannerSettings says
+ * why).
  */
-function writerPool(connection: pg.ClientConfig, options: PostgresStoreOptions): pg.Pool {
+function hotPathPool(connection: pg.ClientConfig, options: PostgresStoreOptions): pg.Pool {
   const pool = new pg.Pool({
     ...connection,
-    options: connection.options === undefined ? writerPlannerSettings : `${connection.options} ${writerPlannerSettings}`,
-    max: 2,
+    options: connection.options === undefined ? hotPathPlannerSettings : `${connection.options} ${hotPathPlannerSettings}`,
+    max: 4,
   });
   // As for the main pool (open): a batch's failed query reports a dead connection; nothing else must.
   pool.on('error', (error) => options.onError?.(error));
@@ -168,17 +170,17 @@ class PostgresStore implements Store {
   readonly retention: PostgresRetention;
   readonly cluster: PostgresCluster;
   readonly #ctx: PostgresContext;
-  readonly #writers: pg.Pool;
+  readonly #hot: pg.Pool;
   readonly #notifier: PgNotifier;
   readonly #committers: Array<GroupCommitter<PgWrite, number[]>>;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closing: Promise<void> | null = null;
 
-  constructor(pool: pg.Pool, writers: pg.Pool, connection: pg.ClientConfig, schema: string, options: PostgresStoreOptions) {
+  constructor(pool: pg.Pool, hot: pg.Pool, connection: pg.ClientConfig, schema: string, options: PostgresStoreOptions) {
     const ctx = new PostgresContext(pool, schema);
     this.#ctx = ctx;
-    this.#writers = writers;
-    const commitBatch = postgresBatchWriter(writers, schema, (name) => ctx.requireNamespace(name));
+    this.#hot = hot;
+    const commitBatch = postgresBatchWriter(hot, schema, (name) => ctx.requireNamespace(name));
     const routing = new CommitRouting();
     let submit: (op: PgWrite) => Promise<number[]>;
     if (options.groupCommit === false) {
@@ -205,7 +207,7 @@ class PostgresStore implements Store {
     this.namespaces = new PostgresNamespaces(ctx);
     this.productions = new PostgresProductions(ctx);
     this.classes = new PostgresClasses(ctx);
-    this.messages = new PostgresMessages(ctx, submit, routing);
+    this.messages = new PostgresMessages(ctx, hot, submit, routing);
     this.log = new PostgresLog(ctx, submit);
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresVersionedSources(ctx, { table: 'transform_versions', noun: 'transform' });
@@ -228,7 +230,7 @@ class PostgresStore implements Store {
     await Promise.allSettled([...this.#inFlight]);
     this.#ctx.markClosed();
     await this.#notifier.close();
-    await this.#writers.end();
+    await this.#hot.end();
     await this.#ctx.db.destroy();
   }
 

@@ -7,7 +7,7 @@ import type { Store } from '../store.ts';
 import { describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
 import { toStoreError } from './postgres-context.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { isWritesOwnFailure, postgresBatchWriter, writeStatements, writeWeight, writerPlannerSettings, type PgWrite } from './postgres-writes.ts';
+import { isWritesOwnFailure, postgresBatchWriter, writeStatements, writeWeight, hotPathPlannerSettings, type PgWrite } from './postgres-writes.ts';
 
 const pgError = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 
@@ -116,7 +116,7 @@ describePg('PostgreSQL batch statement plans', () => {
 
   beforeAll(async () => {
     await (await openPostgresStore(pgUrl, { schema })).close();
-    client = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema} ${writerPlannerSettings}` });
+    client = new pg.Client({ connectionString: pgUrl, options: `-c search_path=${schema} ${hotPathPlannerSettings}` });
     await client.connect();
     await client.query('SET plan_cache_mode = force_generic_plan');
   });

@@ -185,17 +185,18 @@ export const writeStatements: Record<BatchShape, { name: string; text: string }>
 };
 
 /**
- * Startup options of the connections the batches run on. Their statements reach rows by primary key
- * only, so the planner may not choose a full scan, a hash join or a merge join: a prepared statement
- * keeps the generic plan it got at its sixth run until the next ANALYZE of its tables, and made while
- * the messages table was nearly empty that plan updated the patched rows by scanning the whole table,
- * and kept doing so as the table grew (in a fresh database for the first minute or so, until
- * autovacuum's first ANALYZE), each batch reading more rows than the one before. And always the
+ * Startup options of the hot path's connections (the batches, and the claims and leases of
+ * postgres-messages.ts). Their statements reach rows by key or through the queue's small partial
+ * indexes only, so the planner may not choose a full scan, a hash join or a merge join: a prepared
+ * statement keeps the generic plan it got at its sixth run until the next ANALYZE of its tables, and
+ * made while the messages table was nearly empty that plan updated the patched rows by scanning the
+ * whole table, and kept doing so as the table grew (in a fresh database for the first minute or so,
+ * until autovacuum's first ANALYZE), each batch reading more rows than the one before. And always the
  * generic plan: the patch statements' custom plans looked cheaper to PostgreSQL's plan cache, so it
  * planned them again at every run, a third of their CPU (540-660 against 820-910 µs of PostgreSQL CPU
  * for a group-committed insert and patch, one at a time).
  */
-export const writerPlannerSettings = '-c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan';
+export const hotPathPlannerSettings = '-c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c plan_cache_mode=force_generic_plan';
 
 /** What conveyor_missing_messages raises: PL/pgSQL's no_data_found, the missing ids in its detail. */
 const missingMessagesState = 'P0002';
