@@ -12,12 +12,14 @@
  * frames committed while the worker copied are not. Under steady traffic the WAL grew without end
  * (324 MB after 4,500 hops against a 2.3 MB database, every lookup in it slower). So when a
  * checkpoint of the worker finds the WAL past `restartFrames`, `restartDue()` says so once, and the
- * store holds its next group commit until `catchUp()` has had the worker copy the frames written
- * meanwhile: with no commit in between, that checkpoint leaves every frame copied, and the held
- * transaction begins on a fully copied WAL, which SQLite rewinds. The event loop never stands still
- * for it (the main connection ran that last checkpoint itself before: 5–15 ms on the loop, with two
- * fsyncs, every 64 MB — the tail of the sync hop's latency); the held commit waits about a
- * millisecond, while later writes gather for the commit after it.
+ * store holds its next group commit, and its other writes, until `catchUp()` has had the worker copy
+ * the frames written meanwhile: with no commit in between, that checkpoint leaves every frame copied,
+ * and the held transaction begins on a fully copied WAL, which SQLite rewinds. The event loop never
+ * stands still for it (the main connection ran that last checkpoint itself before: 5–15 ms on the
+ * loop, with two fsyncs, every 64 MB — the tail of the sync hop's latency); the held commit waits
+ * about a millisecond, while later writes gather for the commit after it. When a write slipped in
+ * anyway (a statement outside the store's two write paths) the catch-up says it is incomplete, and the
+ * store copies the few frames left on its own connection before the held commit, as it always did.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -41,13 +43,13 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  let frames = 0;
+  let outcome = { log: 0, checkpointed: -1 };
   try {
-    frames = db.pragma('wal_checkpoint(PASSIVE)')[0].log;
+    outcome = db.pragma('wal_checkpoint(PASSIVE)')[0];
   } catch (error) {
     // A busy database or a failed checkpoint leaves the pages in the WAL: the next one copies them.
   }
-  parentPort.postMessage(frames);
+  parentPort.postMessage({ log: outcome.log, checkpointed: outcome.checkpointed });
 });
 `;
 
@@ -57,8 +59,8 @@ export class BackgroundCheckpointer {
   #pagesSince = 0;
   #running = false;
   #restartDue = false;
-  /** Settles the pending `catchUp()`, if any, when the worker answers. */
-  #caughtUp: (() => void) | null = null;
+  /** Settles the pending `catchUp()`, if any: true when the worker copied every frame. */
+  #caughtUp: ((complete: boolean) => void) | null = null;
   #closed: Promise<void> | null = null;
 
   constructor(
@@ -80,19 +82,19 @@ export class BackgroundCheckpointer {
   }
 
   /**
-   * Has the worker copy every frame the WAL holds, resolving when it has (or after `catchUpMs`, or at
-   * once when no worker runs). The caller commits nothing meanwhile, so the copy is complete and its
-   * next transaction rewinds the WAL; a write that commits anyway only postpones the rewind.
+   * Has the worker copy every frame the WAL holds. Resolves true when it did, false when frames were
+   * left (a write slipped in), after `catchUpMs`, or when no worker runs. The caller writes nothing
+   * meanwhile, so that the copy is complete and its next transaction rewinds the WAL.
    */
-  catchUp(): Promise<void> {
+  catchUp(): Promise<boolean> {
     const worker = this.#worker;
-    if (worker === null || this.#running || this.#closed !== null) return Promise.resolve();
+    if (worker === null || this.#running || this.#closed !== null) return Promise.resolve(false);
     this.#running = true;
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, catchUpMs);
-      this.#caughtUp = () => {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), catchUpMs);
+      this.#caughtUp = (complete) => {
         clearTimeout(timer);
-        resolve();
+        resolve(complete);
       };
       worker.postMessage('checkpoint');
     });
@@ -102,7 +104,7 @@ export class BackgroundCheckpointer {
   close(): Promise<void> {
     this.#closed ??= new Promise<void>((resolve) => {
       const worker = this.#worker;
-      if (worker === null) return resolve();
+      if (worker === null) return resolve(); // never started, or already gone
       // Held until it is gone, or a closing process could exit under it.
       worker.ref();
       worker.once('exit', () => resolve());
@@ -123,17 +125,25 @@ export class BackgroundCheckpointer {
     // Plain CommonJS: no loader flags of the main thread (tsx) to start with.
     const worker = new Worker(workerSource, { eval: true, execArgv: [], workerData: { path: this.path, driver } });
     worker.unref();
-    worker.on('message', (frames: number) => {
+    worker.on('message', ({ log, checkpointed }: { log: number; checkpointed: number }) => {
       // The next group commit starts the next checkpoint, after the rewind it may owe (a checkpoint
       // started here at once would keep `restartDue` false under steady load).
       this.#running = false;
       const caughtUp = this.#caughtUp;
       this.#caughtUp = null;
-      if (caughtUp !== null) caughtUp();
-      else if (frames >= this.restartFrames) this.#restartDue = true;
+      if (caughtUp !== null) caughtUp(checkpointed === log);
+      else if (log >= this.restartFrames) this.#restartDue = true;
     });
-    // A worker that cannot run leaves checkpoints undone: the WAL grows until the store closes (which checkpoints).
+    // A worker that cannot run leaves checkpoints undone until a new one starts with the next
+    // checkpoint due; a catch-up waiting for it goes on (the store then copies the rest itself).
     worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      if (this.#worker === worker) this.#worker = null;
+      this.#running = false;
+      const caughtUp = this.#caughtUp;
+      this.#caughtUp = null;
+      caughtUp?.(false);
+    });
     return worker;
   }
 }

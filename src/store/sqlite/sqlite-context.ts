@@ -13,6 +13,8 @@ export class SqliteContext {
   readonly #namespaceIds = new Map<string, number>();
   readonly #lookupNamespace: Database.Statement<[string], { id: number }>;
   #closed = false;
+  /** Settles when the writes held back (`holdWritesUntil`) may go on; null while none are. */
+  #held: Promise<unknown> | null = null;
 
   constructor(db: Db) {
     this.#db = db;
@@ -57,7 +59,27 @@ export class SqliteContext {
 
   /** Runs `work` in one write transaction taken at once (no lock upgrade half way). */
   write<T>(action: string, work: (db: Db) => T): Promise<T> {
+    const held = this.#held;
+    if (held !== null) return held.then(() => this.write(action, work));
     return this.run(action, (db) => db.transaction(() => work(db)).immediate());
+  }
+
+  /**
+   * Holds the writes asked for until `done` settles, then runs them in the order asked; returns
+   * `done`. For the WAL's catch-up (background-checkpointer.ts), which needs the connection to
+   * commit nothing while the worker copies the WAL.
+   */
+  holdWritesUntil<T>(done: Promise<T>): Promise<T> {
+    const held: Promise<unknown> = done.then(
+      () => this.#release(held),
+      () => this.#release(held),
+    );
+    this.#held = held;
+    return done;
+  }
+
+  #release(held: Promise<unknown>): void {
+    if (this.#held === held) this.#held = null;
   }
 
   /** The namespace's id, or undefined when it does not exist. Namespaces are never deleted, so ids are cached. */

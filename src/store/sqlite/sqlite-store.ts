@@ -133,8 +133,15 @@ class SqliteStore implements Store {
           return ids;
         }
       : write;
-    // The WAL has grown past its bound: this batch waits while the worker copies the rest, then its transaction rewinds the WAL.
-    const commit = (batch: readonly SqliteWrite[]) => (checkpointer?.restartDue() ? checkpointer.catchUp().then(() => commitDurably(batch)) : commitDurably(batch));
+    // The WAL has grown past its bound: this batch (and every other write) waits while the worker
+    // copies the rest, then its transaction rewinds the WAL (background-checkpointer.ts).
+    const commit = (batch: readonly SqliteWrite[]) => {
+      if (!checkpointer?.restartDue()) return commitDurably(batch);
+      return ctx.holdWritesUntil(checkpointer.catchUp()).then((complete) => {
+        if (!complete) copyRestOfWal(db);
+        return commitDurably(batch);
+      });
+    };
     this.#committer = new GroupCommitter<SqliteWrite, number[]>({
       commit,
       maxBatch,
@@ -174,6 +181,19 @@ class SqliteStore implements Store {
     this.#ctx.markClosed();
     this.#db.pragma('optimize');
     this.#db.close();
+  }
+}
+
+/**
+ * A write the catch-up could not hold slipped in while the worker copied: the few frames it left
+ * are copied here, so the next transaction still begins on a fully copied WAL and rewinds it. A
+ * failure leaves them for the next time the WAL passes its bound; the commit does not depend on it.
+ */
+function copyRestOfWal(db: Database.Database): void {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // see above
   }
 }
 

@@ -16,11 +16,12 @@ describe('foldPatchesIntoInserts', () => {
       { kind: 'patch-messages', patches: [{ id: 10, status: 'delivered', leaseOwner: 'job-1' }] },
       { kind: 'patch-messages', patches: [{ id: 10, status: 'completed', leaseOwner: null, error: undefined }, { id: 99, status: 'error' }] },
     ]);
-    expect([...folded]).toEqual([[10, { status: 'completed', leaseOwner: null }]]);
+    expect([...folded.rows]).toEqual([[10, { status: 'completed', leaseOwner: null }]]);
+    expect(folded.patches.size).toBe(2);
   });
 
   it('leaves a patch that comes before the insert of its message alone', () => {
-    expect(foldPatchesIntoInserts([{ kind: 'patch-messages', patches: [{ id: 10, status: 'completed' }] }, insert(10)]).size).toBe(0);
+    expect(foldPatchesIntoInserts([{ kind: 'patch-messages', patches: [{ id: 10, status: 'completed' }] }, insert(10)]).rows.size).toBe(0);
   });
 });
 
@@ -52,6 +53,17 @@ describe('sqliteBatchWriter', () => {
     write(batchFor(2));
     expect(row(1)).toEqual({ status: 'error', corresponding_id: 7, error: 'boom', attempts: 1, lease_owner: null, lease_until: null });
     expect(row(1)).toEqual(row(2));
+  });
+
+  it('refuses a patch that comes before the insert of its message in the batch, even when a later one is folded', () => {
+    const write = sqliteBatchWriter(db);
+    expect(() =>
+      write([
+        { kind: 'patch-messages', patches: [{ id: 1, status: 'delivered' }] },
+        { kind: 'insert-messages', namespaceIds: [1], ids: [1], messages: [newMessage()] },
+        { kind: 'patch-messages', patches: [{ id: 1, status: 'completed' }] },
+      ]),
+    ).toThrow(/no message with that id/);
   });
 
   it('still refuses a patch of a message that neither exists nor is inserted in the batch', () => {

@@ -60,12 +60,12 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
     INSERT INTO log_entries (ns_id, type, config_name, job, message_id, session_id, source_class, source_method, text, time_logged)
     VALUES (@nsId, @type, @configName, @job, @messageId, @sessionId, @sourceClass, @sourceMethod, @text, @now)`);
 
-  function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number, folded: ReadonlyMap<number, FoldedPatch>): number[] {
+  function insertMessages(op: Extract<SqliteWrite, { kind: 'insert-messages' }>, now: number, folded: FoldedPatches): number[] {
     return op.messages.map((message, index) => {
       const id = op.ids[index] as number;
       // A store's first message creates the row (its INSERT below); from then on it is moved ahead.
       if (id > reservedThrough && reserveIds.run(id + idsReservedAhead, id + idsReservedAhead).changes > 0) reservedThrough = id + idsReservedAhead;
-      const later = folded.get(id);
+      const later = folded.rows.get(id);
       insertHeader.run(
         id,
         op.namespaceIds[index],
@@ -93,9 +93,9 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
     });
   }
 
-  function patchMessages(op: Extract<SqliteWrite, { kind: 'patch-messages' }>, now: number, folded: ReadonlyMap<number, FoldedPatch>): number[] {
+  function patchMessages(op: Extract<SqliteWrite, { kind: 'patch-messages' }>, now: number, folded: FoldedPatches): number[] {
     for (const p of op.patches) {
-      if (folded.has(p.id)) continue;
+      if (folded.patches.has(p)) continue;
       const { changes } = patch.run({
         id: p.id,
         now,
@@ -147,6 +147,12 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
 
 type FoldedPatch = Omit<MessagePatch, 'id'>;
 
+/** Per message inserted in the batch, its later patches merged; and those patches, which are not run. */
+export interface FoldedPatches {
+  rows: Map<number, FoldedPatch>;
+  patches: Set<MessagePatch>;
+}
+
 /** Ids the sqlite_sequence row is moved ahead of the highest inserted at a time. */
 const idsReservedAhead = 10_000;
 
@@ -156,20 +162,21 @@ const idsReservedAhead = 10_000;
  * On the hot path a request and its completion usually share one commit (the request rides lazily
  * until the reply's commit), and each update rewrote the row and moved it in two status indexes.
  */
-export function foldPatchesIntoInserts(batch: readonly SqliteWrite[]): Map<number, FoldedPatch> {
-  const folded = new Map<number, FoldedPatch>();
+export function foldPatchesIntoInserts(batch: readonly SqliteWrite[]): FoldedPatches {
+  const folded: FoldedPatches = { rows: new Map(), patches: new Set() };
   let inserted: Set<number> | null = null;
   for (const op of batch) {
     if (op.kind === 'insert-messages') {
       inserted ??= new Set();
       for (const id of op.ids) inserted.add(id);
     } else if (op.kind === 'patch-messages' && inserted !== null) {
-      for (const { id, ...fields } of op.patches) {
-        if (!inserted.has(id)) continue;
-        const merged = folded.get(id) ?? {};
+      for (const patch of op.patches) {
+        if (!inserted.has(patch.id)) continue;
+        const merged = folded.rows.get(patch.id) ?? {};
         // An absent field keeps the value (as in the UPDATE): a field present as undefined is absent.
-        for (const [name, value] of Object.entries(fields)) if (value !== undefined) Object.assign(merged, { [name]: value });
-        folded.set(id, merged);
+        for (const [name, value] of Object.entries(patch)) if (name !== 'id' && value !== undefined) Object.assign(merged, { [name]: value });
+        folded.rows.set(patch.id, merged);
+        folded.patches.add(patch);
       }
     }
   }
