@@ -93,7 +93,8 @@ _scan = _decoder.scan_once
 
 
 def loads(text):
-    """`json.loads(text)`, same value, same errors."""
+    """`json.loads(text)`: the same value, the same errors (except that a str starting with a
+    byte-order mark fails as "Expecting value" where json.loads names the BOM)."""
     if type(text) is not str:
         return json.loads(text)
     try:

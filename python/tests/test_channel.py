@@ -164,7 +164,9 @@ class ChannelTest(unittest.TestCase):
         requests, results = [], []
         reader = threading.Thread(target=lambda: requests.append(channel.inbox.get(timeout=5)), daemon=True)
         reader.start()
+        deadline = time.monotonic() + 5
         while not channel._reading:  # the inbox reads the pipe: the caller below has to sleep
+            self.assertLess(time.monotonic(), deadline, 'the inbox never started reading')
             time.sleep(0.005)
         caller = threading.Thread(target=lambda: results.append(channel.request({'t': 'op', 'op': 'send_sync'})), daemon=True)
         caller.start()
