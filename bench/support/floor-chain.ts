@@ -18,7 +18,7 @@ import { WalSync } from '../../src/store/sqlite/wal-sync.ts';
 import { fixturesDir } from './production.ts';
 
 /** One python3 process answering JSON lines in order. */
-class LineWorker {
+export class LineWorker {
   private readonly process: ChildProcessByStdio<Writable, Readable, null>;
   private readonly waiting: Array<(value: unknown) => void> = [];
   private buffered = '';
