@@ -1,0 +1,63 @@
+"""CPU per request of one Conveyor Python worker, without pipes or the engine: a real WorkerHost and
+Channel read pre-encoded frames (init, then N invokes, and for a service or process the answer to
+each of its send_request_sync calls) from a file on fd 3 and write to /dev/null on fd 4. The
+components are the benchmark's (bench/fixtures/python). A lever for the worker's own code: the
+same worker in a running chain costs about three times this (each frame arrives on a cold core).
+
+    python3 bench/python-worker-cpu.py operation|process|service [requests=20000] [payload_bytes=64]
+"""
+import json
+import os
+import struct
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(ROOT, 'bench', 'fixtures', 'python')
+sys.path[:0] = [os.path.join(ROOT, 'python'), FIXTURES]
+
+from conveyor_host.channel import Channel  # noqa: E402
+from conveyor_host.host import WorkerHost  # noqa: E402
+
+CLASSES = {'operation': 'BenchOperation', 'process': 'BenchProcess', 'service': 'BenchService'}
+
+
+def frame(value):
+    head = json.dumps(value, separators=(',', ':')).encode()
+    return struct.pack('>II', 4 + len(head), len(head)) + head
+
+
+def frames_for(role, requests, payload_bytes):
+    init = {'t': 'init', 'id': 1, 'namespace': 'USER', 'configName': role.title(), 'kind': role, 'job': 'bench', 'module': 'bench_components',
+            'className': CLASSES[role], 'classpaths': [FIXTURES], 'settings': {'host': {}, 'adapter': {}}, 'adapter': None}
+    request = {'classname': 'bench_message.BenchRequest', 'encoding': 'json', 'data': json.dumps({'sequence': 7, 'payload': 'x' * payload_bytes})}
+    response = {'classname': 'bench_message.BenchResponse', 'encoding': 'json', 'data': json.dumps({'sequence': 7, 'size': payload_bytes})}
+    parts = [frame(init)]
+    for i in range(requests):
+        args = {'input': request} if role == 'service' else {'request': request, 'messageId': 1000 + i}
+        parts.append(frame({'t': 'invoke', 'id': i + 2, 'call': i + 1, 'hook': 'process_input' if role == 'service' else 'message', 'args': args}))
+        if role != 'operation':  # the answer to the request it sends on (its ops are numbered from 1)
+            parts.append(frame({'t': 'result', 'id': i + 1, 'value': response}))
+    return b''.join(parts)
+
+
+def main():
+    role = sys.argv[1] if len(sys.argv) > 1 else 'operation'
+    if role not in CLASSES:
+        sys.exit(f'role must be one of {", ".join(CLASSES)}')
+    requests = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
+    payload_bytes = int(sys.argv[3]) if len(sys.argv) > 3 else 64
+    with tempfile.TemporaryFile() as frames:
+        frames.write(frames_for(role, requests, payload_bytes))
+        frames.seek(0)
+        os.dup2(frames.fileno(), 3)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 4)
+        host = WorkerHost(Channel())
+        cpu, wall = time.process_time(), time.perf_counter()
+        host.run()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f'{role}: {cpu / requests * 1e6:.1f} µs CPU per request ({wall / requests * 1e6:.1f} µs wall), {requests} requests of {payload_bytes} bytes')
+
+
+main()
