@@ -17,7 +17,7 @@
  * and the held transaction begins on a fully copied WAL, which SQLite rewinds. The event loop never
  * stands still for it (the main connection ran that last checkpoint itself before: 5–15 ms on the
  * loop, with two fsyncs, every 64 MB — the tail of the sync hop's latency); the held commit waits
- * about a millisecond, while later writes gather for the commit after it. When a write slipped in
+ * about 7 ms here (the copy and two fsyncs), while later writes gather for the commit after it. When a write slipped in
  * anyway (a statement outside the store's two write paths) the catch-up says it is incomplete, and the
  * store copies the few frames left on its own connection before the held commit, as it always did.
  */
