@@ -37,7 +37,7 @@ try {
   const total = Math.floor(rate * seconds);
   const latencies: Array<{ at: number; ms: number }> = [];
   const inFlight: Array<Promise<void>> = [];
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     const due = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
     for (; sent < due; sent++) {
       const scheduled = timersOnly ? performance.now() : started + (sent * 1000) / rate;
@@ -52,8 +52,12 @@ try {
   loopDelay.disable();
   const sorted = latencies.map((l) => l.ms).sort((a, b) => a - b);
   const at = (q: number): string => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
-  console.log(`${latencies.length} hops at ${rate}/s, ${bare ? 'bare python3 worker' : `pool ${poolSize}, durability ${durability}`}: p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} p99.9 ${at(0.999)} max ${at(1 - 1e-9)} ms`);
-  console.log(`event loop delay: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(2)} p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} max ${(loopDelay.max / 1e6).toFixed(2)} ms`);
+  console.log(
+    `${latencies.length} hops at ${rate}/s, ${bare ? 'bare python3 worker' : `pool ${poolSize}, durability ${durability}`}: p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} p99.9 ${at(0.999)} max ${at(1 - 1e-9)} ms`,
+  );
+  console.log(
+    `event loop delay: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(2)} p99 ${(loopDelay.percentile(99) / 1e6).toFixed(2)} max ${(loopDelay.max / 1e6).toFixed(2)} ms`,
+  );
   // Slow arrivals close together are one stall: its start, length, how many it held up and the worst.
   const stalls: Array<{ from: number; to: number; count: number; worst: number }> = [];
   for (const { at: when, ms } of latencies.sort((a, b) => a.at - b.at)) {
@@ -66,7 +70,8 @@ try {
     } else stalls.push({ from: when, to: when, count: 1, worst: ms });
   }
   console.log(`${stalls.length} stalls (arrivals slower than ${slowMs} ms, 20 ms apart at most):`);
-  for (const stall of stalls) console.log(`  t=${stall.from.toFixed(0)} ms for ${(stall.to - stall.from).toFixed(0)} ms: ${stall.count} arrivals, worst ${stall.worst.toFixed(2)} ms`);
+  for (const stall of stalls)
+    console.log(`  t=${stall.from.toFixed(0)} ms for ${(stall.to - stall.from).toFixed(0)} ms: ${stall.count} arrivals, worst ${stall.worst.toFixed(2)} ms`);
 } finally {
   bare?.stop();
   await production?.close();

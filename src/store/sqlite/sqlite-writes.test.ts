@@ -14,7 +14,13 @@ describe('foldPatchesIntoInserts', () => {
     const folded = foldPatchesIntoInserts([
       insert(10, 11),
       { kind: 'patch-messages', patches: [{ id: 10, status: 'delivered', leaseOwner: 'job-1' }] },
-      { kind: 'patch-messages', patches: [{ id: 10, status: 'completed', leaseOwner: null, error: undefined }, { id: 99, status: 'error' }] },
+      {
+        kind: 'patch-messages',
+        patches: [
+          { id: 10, status: 'completed', leaseOwner: null, error: undefined },
+          { id: 99, status: 'error' },
+        ],
+      },
     ]);
     expect([...folded.rows]).toEqual([[10, { status: 'completed', leaseOwner: null }]]);
     expect(folded.patches.size).toBe(2);
