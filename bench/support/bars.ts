@@ -41,22 +41,24 @@ export function checkBars(): BarCheck[] {
     const each = Object.entries(chain)
       .map(([pool, f]) => `${pool} ${fmt(f.perSecond.median)}/s`)
       .join(', ');
+    // Issue 16's bar for this round; 5,000/s on two cores is the goal past it.
     checks.push({
-      bar: '≥ 5,000 Python S→P→O round trips/s, every message persisted',
+      bar: '≥ 2,000 Python S→P→O round trips/s (best pool), every message persisted',
       figure: `${fmt(best[1].perSecond.median)}/s (${best[0]})`,
-      met: best[1].perSecond.median >= 5000,
-      detail: each,
+      met: best[1].perSecond.median >= 2000,
+      detail: `${each}; the goal past this round: 5,000/s`,
     });
-  } else checks.push(notMeasured('≥ 5,000 Python S→P→O round trips/s', 'production'));
+  } else checks.push(notMeasured('≥ 2,000 Python S→P→O round trips/s', 'production'));
 
   if (floor?.figures.ratio) {
     const ratios = Object.entries(floor.figures.ratio as Record<string, Json>).map(([pool, r]) => ({ pool, ratio: r.median as number }));
-    const headline = ratios.find((r) => r.pool === 'pool2') ?? ratios[0];
+    // Issue 16: at least 0.8 of the floor at every pool size, so the lowest ratio decides.
+    const lowest = ratios.reduce<(typeof ratios)[number] | undefined>((low, r) => (low === undefined || r.ratio < low.ratio ? r : low), undefined);
     const cpu = floor.figures.cpuRatio as Record<string, Json>;
     checks.push({
-      bar: 'scenario 1 ≥ 0.5 × floor (windows interleaved)',
-      figure: headline ? `${headline.ratio.toFixed(2)} × (${headline.pool})` : '—',
-      met: headline ? headline.ratio >= 0.5 : null,
+      bar: 'scenario 1 ≥ 0.8 × floor at every pool size (windows interleaved)',
+      figure: lowest ? `${lowest.ratio.toFixed(2)} × (lowest, ${lowest.pool})` : '—',
+      met: lowest ? lowest.ratio >= 0.8 : null,
       detail: ratios
         .map(
           (r) =>
@@ -64,7 +66,7 @@ export function checkBars(): BarCheck[] {
         )
         .join('; '),
     });
-  } else checks.push(notMeasured('scenario 1 ≥ 0.5 × floor', 'floor'));
+  } else checks.push(notMeasured('scenario 1 ≥ 0.8 × floor at every pool size', 'floor'));
 
   if (production?.figures.hopNormal) {
     // Issue 16's bar: at half the maximum rate, p99 under 2 ms at durability normal; at full, at most the disk's fsync p99 + 1 ms.
