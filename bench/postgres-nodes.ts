@@ -11,10 +11,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/index.ts';
+import { requiredPgUrl } from './support/postgres-url.ts';
 import { queuedBenchMessage } from './support/queued-message.ts';
 import { postgresCpuMs } from './support/resources.ts';
 
-const url = process.env['PG_URL'] ?? '';
+const url = requiredPgUrl();
 const targets = ['OpA', 'OpB'];
 
 if (process.argv[2] === '--node') {
@@ -56,10 +57,6 @@ async function runNode(schema: string, nodeId: string): Promise<void> {
 }
 
 async function main(total: number): Promise<void> {
-  if (url === '') {
-    console.error('Set PG_URL to a PostgreSQL database, e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test');
-    process.exit(2);
-  }
   console.log(`Queue drain at the store level: ${total.toLocaleString('en')} queued requests, nodes claim 25 at a time (4 loops each) and complete them`);
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -13,15 +13,11 @@ import pg from 'pg';
 // @ts-expect-error: the driver's helpers ship without types; prepareValue turns a JS value into its text form.
 import pgUtils from 'pg/lib/utils.js';
 import { closedLoop } from './support/load.ts';
+import { requiredPgUrl, withDatabase } from './support/postgres-url.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction, type ChainKind } from './support/production.ts';
-import { readdirSync, readFileSync } from 'node:fs';
-import { loadAverage, processCpuMs } from './support/resources.ts';
+import { loadAverage, postgresCpuMsByRole } from './support/resources.ts';
 
-const url = process.env['PG_URL'] ?? '';
-if (url === '') {
-  console.error('Set PG_URL to a PostgreSQL database, e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test');
-  process.exit(2);
-}
+const url = requiredPgUrl();
 const kind: ChainKind = process.argv[2] === 'python' ? 'python' : 'builtin';
 const windowMs = Number(process.argv[3] ?? 3000);
 const showPlans = process.argv.includes('--plans');
@@ -53,11 +49,11 @@ try {
     const payload = 'x'.repeat(64);
     await closedLoop((i) => call(benchRequest(i, payload)), 4, 1000);
     const tablesBefore = await tableFigures(stats);
-    const cpuBefore = postgresCpu();
+    const cpuBefore = postgresCpuMsByRole(database);
     capturing = true;
     const figures = await closedLoop((i) => call(benchRequest(i, payload)), 4, windowMs);
     capturing = false;
-    const cpuAfter = postgresCpu();
+    const cpuAfter = postgresCpuMsByRole(database);
     const cpuMs = (role: string) => (cpuAfter.get(role) ?? 0) - (cpuBefore.get(role) ?? 0);
     // The statistics collector receives a backend's counts when it idles: give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -162,35 +158,4 @@ function rewritePatchIds(text: string, values: unknown[]): unknown[] {
     copy[index] = (copy[index] as unknown[]).map(() => null);
   }
   return copy;
-}
-
-/**
- * CPU milliseconds of the server's processes by role: this database's backends, each helper (WAL
- * writer, checkpointer…, shared with every other database of the server), and the postmaster.
- */
-function postgresCpu(): Map<string, number> {
-  const byRole = new Map<string, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let title: string;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
-      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const role = title.includes(` ${database} `)
-      ? 'backends'
-      : (/^postgres: (?:\S+: )?(checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher)/.exec(title)?.[1] ??
-        (title.startsWith('postgres:') ? undefined : 'postmaster'));
-    if (role !== undefined) byRole.set(role, (byRole.get(role) ?? 0) + processCpuMs(Number(entry)));
-  }
-  return byRole;
-}
-
-function withDatabase(base: string, name: string): string {
-  const parsed = new URL(base);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
 }

@@ -12,13 +12,10 @@
  */
 import pg from 'pg';
 import { closedLoop } from './support/load.ts';
+import { requiredPgUrl } from './support/postgres-url.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction, type ChainKind } from './support/production.ts';
 
-const url = process.env['PG_URL'] ?? '';
-if (url === '') {
-  console.error('Set PG_URL to a PostgreSQL database, e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test');
-  process.exit(2);
-}
+const url = requiredPgUrl();
 const kind: ChainKind = process.argv[2] === 'python' ? 'python' : 'builtin';
 const windowMs = Number(process.argv[3] ?? 3000);
 const schema = `bench_statements_${process.pid}`;

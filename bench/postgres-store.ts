@@ -10,13 +10,10 @@
 import pg from 'pg';
 import { openPostgresStore } from '../src/store/postgres/index.ts';
 import type { Store } from '../src/store/store.ts';
+import { requiredPgUrl } from './support/postgres-url.ts';
 import { queuedBenchMessage } from './support/queued-message.ts';
 
-const url = process.env['PG_URL'];
-if (url === undefined || url === '') {
-  console.error('Set PG_URL to a PostgreSQL database, e.g. postgres://conveyor:conveyor@127.0.0.1:5432/conveyor_test');
-  process.exit(2);
-}
+const url = requiredPgUrl();
 const total = Number(process.argv[2] ?? 10_000);
 const schema = `bench_${process.pid}`;
 
@@ -34,7 +31,7 @@ async function closedLoop(store: Store, writers: number): Promise<void> {
 }
 
 async function measure(groupCommit: boolean, shape: string, run: (store: Store) => Promise<void>): Promise<void> {
-  const store = await openPostgresStore(url!, { schema, groupCommit, poolSize: 10 });
+  const store = await openPostgresStore(url, { schema, groupCommit, poolSize: 10 });
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await run(store);

@@ -19,6 +19,7 @@ import { openStore } from '../../src/store/open-store.ts';
 import type { NewMessage } from '../../src/store/store.ts';
 import { concurrencyFor, describe, reduce, type LoadFigures } from '../support/chain.ts';
 import { closedLoop, type WindowFigures } from '../support/load.ts';
+import { withDatabase } from '../support/postgres-url.ts';
 import { benchRequest, chainCall, chainItems, driverName, namespace, openBenchProduction, type ChainKind } from '../support/production.ts';
 import { plan, quick, runScenario } from '../support/results.ts';
 import { postgresCpuMs, processCpuMs } from '../support/resources.ts';
@@ -35,12 +36,6 @@ let ownDatabase: string | null = null;
 
 function withSchema(schema: string): string {
   return `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}schema=${schema}`;
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 /**

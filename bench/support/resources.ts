@@ -175,23 +175,44 @@ export function processCpuMs(pid: number): number {
  */
 export function postgresCpuMs(database?: string): number {
   let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith('postgres')) continue;
-      if (database !== undefined && !servesDatabase(readFileSync(`/proc/${entry}/cmdline`, 'utf8'), database)) continue;
-    } catch {
-      continue; // exited meanwhile
-    }
-    total += readStat(Number(entry))?.cpuMs ?? 0;
-  }
+  for (const { pid, title } of postgresProcesses()) if (database === undefined || servesDatabase(title, database)) total += processCpuMs(pid);
   return total;
 }
 
+/**
+ * The same CPU milliseconds by role: `backends` (those connected to `database`), each server-wide
+ * helper by name (checkpointer, walwriter…), and the postmaster.
+ */
+export function postgresCpuMsByRole(database: string): Map<string, number> {
+  const byRole = new Map<string, number>();
+  for (const { pid, title } of postgresProcesses()) {
+    const role = title.includes(` ${database} `)
+      ? 'backends'
+      : (/^postgres: (?:\S+: )?(checkpointer|background writer|walwriter|autovacuum launcher|logical replication launcher)/.exec(title)?.[1] ??
+        (title.startsWith('postgres:') ? undefined : 'postmaster'));
+    if (role !== undefined) byRole.set(role, (byRole.get(role) ?? 0) + processCpuMs(pid));
+  }
+  return byRole;
+}
+
+/** Each PostgreSQL server process on this machine, with its process title. */
+function* postgresProcesses(): Generator<{ pid: number; title: string }> {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let title: string;
+    try {
+      const text = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')).startsWith('postgres')) continue;
+      title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+    } catch {
+      continue; // exited meanwhile
+    }
+    yield { pid: Number(entry), title };
+  }
+}
+
 /** A backend shows `postgres: [cluster: ]user database host(port) activity`; helpers show no client address. */
-function servesDatabase(commandLine: string, database: string): boolean {
-  const title = commandLine.replaceAll('\0', ' ');
+function servesDatabase(title: string, database: string): boolean {
   const client = /(\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
   return client === null || client[1] === database;
 }
