@@ -129,9 +129,7 @@ export class BackgroundCheckpointer {
       // The next group commit starts the next checkpoint, after the rewind it may owe (a checkpoint
       // started here at once would keep `restartDue` false under steady load).
       this.#running = false;
-      const caughtUp = this.#caughtUp;
-      this.#caughtUp = null;
-      if (caughtUp !== null) caughtUp(checkpointed === log);
+      if (this.#caughtUp !== null) this.#settleCatchUp(checkpointed === log);
       else if (log >= this.restartFrames) this.#restartDue = true;
     });
     // A worker that cannot run leaves checkpoints undone until a new one starts with the next
@@ -140,10 +138,14 @@ export class BackgroundCheckpointer {
     worker.once('exit', () => {
       if (this.#worker === worker) this.#worker = null;
       this.#running = false;
-      const caughtUp = this.#caughtUp;
-      this.#caughtUp = null;
-      caughtUp?.(false);
+      this.#settleCatchUp(false);
     });
     return worker;
+  }
+
+  #settleCatchUp(complete: boolean): void {
+    const caughtUp = this.#caughtUp;
+    this.#caughtUp = null;
+    caughtUp?.(complete);
   }
 }

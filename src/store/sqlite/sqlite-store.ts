@@ -193,7 +193,7 @@ function copyRestOfWal(db: Database.Database): void {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
-    // see above
+    // Left for the next time the WAL passes its bound.
   }
 }
 
