@@ -36,6 +36,7 @@
 import type pg from 'pg';
 import { ConveyorError, isConveyorError } from '../../core/errors.ts';
 import type { NewLogEntry } from '../../core/log.ts';
+import { mergeDefined } from '../patch-merge.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
 import { toStoreError } from './postgres-context.ts';
 
@@ -410,14 +411,6 @@ function patchColumns(patches: MessagePatch[]): unknown[][] {
     row.forEach((value, column) => columns[column]!.push(value));
   }
   return columns;
-}
-
-function mergeDefined(base: MessagePatch, next: MessagePatch): MessagePatch {
-  const result: MessagePatch = { ...base };
-  for (const [key, value] of Object.entries(next)) {
-    if (value !== undefined) (result as unknown as Record<string, unknown>)[key] = value;
-  }
-  return result;
 }
 
 async function allocate(client: pg.PoolClient, name: string, text: string, count: number): Promise<number[]> {

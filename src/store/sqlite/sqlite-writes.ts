@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { ConveyorError } from '../../core/errors.ts';
 import { bodyBytes } from '../../core/message-bytes.ts';
 import type { NewLogEntry } from '../../core/log.ts';
+import { mergeDefined } from '../patch-merge.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
 
 type Db = Database.Database;
@@ -172,10 +173,8 @@ export function foldPatchesIntoInserts(batch: readonly SqliteWrite[]): FoldedPat
     } else if (op.kind === 'patch-messages' && inserted !== null) {
       for (const patch of op.patches) {
         if (!inserted.has(patch.id)) continue;
-        const merged = folded.rows.get(patch.id) ?? {};
-        // An absent field keeps the value (as in the UPDATE): a field present as undefined is absent.
-        for (const [name, value] of Object.entries(patch)) if (name !== 'id' && value !== undefined) Object.assign(merged, { [name]: value });
-        folded.rows.set(patch.id, merged);
+        const { id, ...fields } = patch;
+        folded.rows.set(id, mergeDefined(folded.rows.get(id) ?? {}, fields));
         folded.patches.add(patch);
       }
     }
