@@ -3,6 +3,8 @@ Channel read pre-encoded frames (init, then N invokes, and for a service or proc
 each of its send_request_sync calls) from a file on fd 3 and write to /dev/null on fd 4. The
 components are the benchmark's (bench/fixtures/python). A lever for the worker's own code: the
 same worker in a running chain costs about three times this (each frame arrives on a cold core).
+Frames are encoded as the engine writes them (a long body's data carried raw after the head), and
+the worker runs with the engine's malloc settings.
 
     python3 bench/python-worker-cpu.py operation|process|service [requests=20000] [payload_bytes=64]
 """
@@ -17,15 +19,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, 'bench', 'fixtures', 'python')
 sys.path[:0] = [os.path.join(ROOT, 'python'), FIXTURES]
 
-from conveyor_host.channel import Channel  # noqa: E402
+from conveyor_host.channel import Channel, _lift  # noqa: E402
 from conveyor_host.host import WorkerHost  # noqa: E402
 
 CLASSES = {'operation': 'BenchOperation', 'process': 'BenchProcess', 'service': 'BenchService'}
 
 
 def frame(value):
-    head = json.dumps(value, separators=(',', ':')).encode()
-    return struct.pack('>II', 4 + len(head), len(head)) + head
+    """The frame as the engine writes it: long strings (a large body's data) carried after the head."""
+    strings = []
+    slots = []
+    lifted = _lift(value, [], slots, strings)
+    head = json.dumps([lifted, slots] if slots else value, separators=(',', ':')).encode()
+    rest = b''.join(strings)
+    return struct.pack('>II', 4 + len(head) + len(rest), len(head)) + head + rest
 
 
 def frames_for(role, requests, payload_bytes):
@@ -43,6 +50,11 @@ def frames_for(role, requests, payload_bytes):
 
 
 def main():
+    if 'MALLOC_MMAP_THRESHOLD_' not in os.environ:
+        # The engine starts its workers with these (src/bridge/python-worker.ts): large strings then
+        # come from the heap instead of fresh mmaps whose pages fault in at every allocation.
+        os.environ.update(MALLOC_MMAP_THRESHOLD_=str(16 << 20), MALLOC_TRIM_THRESHOLD_=str(16 << 20))
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     role = sys.argv[1] if len(sys.argv) > 1 else 'operation'
     if role not in CLASSES:
         sys.exit(f'role must be one of {", ".join(CLASSES)}')

@@ -3,6 +3,8 @@
 Identity is `module.Class`. Dataclass messages travel as compact JSON of their attributes (extra
 attributes included); decoding follows the constructor's fields, coerces values to the annotated
 types when it can and keeps the raw value when it cannot; unknown keys become attributes.
+Components get what they receive through `receive`, which leaves a large dataclass message
+undecoded until user code touches it (the last section).
 """
 import base64
 import dataclasses
@@ -14,6 +16,7 @@ import inspect
 import json
 import pickle
 import sys
+import threading
 import types
 import typing
 import uuid
@@ -38,7 +41,10 @@ class MessageClassImportError(SerializationError, ImportError):
 
 
 def classname_of(value):
-    cls = type(value)
+    return classname_of_class(type(value))
+
+
+def classname_of_class(cls):
     return f'{cls.__module__}.{cls.__name__}'
 
 
@@ -115,7 +121,14 @@ _dataclass_messages = {}
 
 def serialize(value):
     """The wire body of `value`, or None for "no message"."""
-    classname = _dataclass_messages.get(type(value))
+    cls = type(value)
+    # Before any lookup keyed by class: a stand-in class equals its message class (see `receive`).
+    if type(cls) is _StandInType:
+        body = _undecoded_body(value)
+        if body is not None:
+            return body
+        cls = cls._conveyor_class
+    classname = _dataclass_messages.get(cls)
     if classname is not None:
         return _message_body(value, classname)
     if value is None or (isinstance(value, str) and value == ''):
@@ -252,10 +265,17 @@ def dataclass_from_dict(cls, data):
 
 
 def _dataclass_from_fields(cls, fields, data):
-    init_fields, known = fields
+    arguments = _init_arguments(cls, fields, data)
+    instance = cls(**arguments)
+    _set_unknown_keys(instance, fields, data, arguments)
+    return instance
+
+
+def _init_arguments(cls, fields, data):
+    """The constructor's arguments for `data`, coerced to the fields' types where they fit."""
     arguments = {}
     missing = []
-    for name, hint, required in init_fields:
+    for name, hint, required in fields[0]:
         if name in data:
             value = data[name]
             arguments[name] = value if type(value) is hint else coerce(value, hint)
@@ -263,12 +283,15 @@ def _dataclass_from_fields(cls, fields, data):
             missing.append(name)
     if missing:
         raise SerializationError(f'{cls.__module__}.{cls.__name__} is missing the required field(s) {", ".join(missing)}')
-    instance = cls(**arguments)
+    return arguments
+
+
+def _set_unknown_keys(instance, fields, data, arguments):
     if len(arguments) != len(data):  # else every key was an argument
+        known = fields[1]
         for key, value in data.items():
             if key not in known:
                 setattr(instance, key, value)
-    return instance
 
 
 # Per class: (init fields as (name, type hint, required), every field name). Resolving type hints
@@ -374,3 +397,161 @@ def _coerce(value, annotation):
         if annotation is scalar:
             return convert(value)
     return value
+
+
+# --- received messages, decoded on first use ----------------------------------------------------
+# A component that passes a large message on unchanged (a process routing it, a service handing its
+# input on) should not pay for decoding its JSON into the dataclass and encoding it again: for 1 MB,
+# about 2 and 5 ms of CPU per worker (docs/benchmarks.md, issue 16). `receive` hands such a message
+# over as an instance of a stand-in subclass of its class that holds only the body's text. Whatever
+# user code does with it reads or writes an attribute first (a field, a method, `vars`, `==`,
+# `repr`, copy, pickle): that decodes the text in place, through the class's own
+# `__init__`, and the instance becomes a plain instance of its class, for good. `serialize` sends a
+# message never touched as the text it came in; a decoded one is encoded from its attributes, so a
+# change is never lost. Before the first touch, `isinstance` holds and the stand-in class equals
+# (and hashes as) the message class, so `type(m) == Cls` holds too; only `type(m) is Cls` does not.
+
+# Shorter bodies are decoded at once: decoding them costs a few microseconds, and a body that does
+# not decode fails before the component's code runs. Long bodies are the ones frames carry raw.
+LAZY_MIN_CHARS = 1024
+_PENDING = '_conveyor_pending_json'
+# Held while a stand-in is decoded: another thread touching the same message waits for the fields
+# instead of reading the class defaults. Reentrant: `__init__` sets the fields through the stand-in.
+_decoding = threading.RLock()
+
+
+class _StandInType(type):
+    """The class of stand-in classes: equal to the message class they stand in for."""
+
+    def __eq__(cls, other):
+        return cls is other or cls._conveyor_class is other
+
+    def __hash__(cls):
+        return hash(cls._conveyor_class)
+
+
+def receive(body):
+    """The message a component gets for a received body: `deserialize(body)`, except that a plain
+    dataclass message with a long JSON text is decoded when user code first touches it."""
+    if body is not None and body.get('encoding') == 'json':
+        text = body.get('data')
+        if type(text) is str and len(text) >= LAZY_MIN_CHARS:
+            stand_in = _stand_in_class(load_class(body.get('classname', '')))
+            if stand_in is not None:
+                message = object.__new__(stand_in)
+                object.__setattr__(message, _PENDING, text)
+                return message
+    return deserialize(body)
+
+
+def set_message_id(message, message_id):
+    """Tells a received message its stored id (`get_iris_id`) without decoding it."""
+    if type(type(message)) is _StandInType:
+        object.__setattr__(message, '_iris_id', message_id)
+        return
+    try:
+        message._iris_id = message_id
+    except AttributeError:  # slotted or frozen messages simply do not learn their id
+        pass
+
+
+# message class -> its stand-in class, or None when its instances cannot be decoded in place
+_stand_in_classes = {}
+
+
+def _stand_in_class(cls):
+    try:
+        return _stand_in_classes[cls]
+    except KeyError:
+        pass
+    stand_in = _make_stand_in(cls) if _decodable_in_place(cls) else None
+    _stand_in_classes[cls] = stand_in
+    return stand_in
+
+
+def _decodable_in_place(cls):
+    """Whether an instance can be a stand-in until touched: a plain dataclass Message whose class
+    does not hook attribute access, construction or subclassing (frozen dataclasses hook setattr)."""
+    if type(cls) is not type or not issubclass(cls, Message) or not dataclasses.is_dataclass(cls):
+        return False
+    if (cls.__getattribute__ is not object.__getattribute__ or cls.__setattr__ is not object.__setattr__
+            or cls.__delattr__ is not object.__delattr__ or cls.__new__ is not object.__new__ or hasattr(cls, '__getattr__')):
+        return False
+    if any('__init_subclass__' in vars(base) for base in cls.__mro__[:-1]):
+        return False  # the stand-in class would be registered, counted or refused by user code
+    # The stand-in must have the same layout, or the instance could not become a `cls` again.
+    return bool(cls.__dictoffset__ and cls.__weakrefoffset__)
+
+
+def _make_stand_in(cls):
+    namespace = {
+        '__module__': cls.__module__, '__qualname__': cls.__qualname__, '__doc__': cls.__doc__,
+        '_conveyor_class': cls,
+        '__getattribute__': _read_undecoded, '__setattr__': _write_undecoded, '__delattr__': _delete_undecoded,
+    }
+    stand_in = _StandInType(cls.__name__, (cls,), namespace)
+    try:
+        object.__setattr__(object.__new__(stand_in), '__class__', cls)
+    except TypeError:  # a layout the checks above did not foresee
+        return None
+    return stand_in
+
+
+def _read_undecoded(message, name):
+    if name == '__class__':  # what a failed isinstance() asks: the answer needs no decoding
+        return type(message)._conveyor_class
+    with _decoding:
+        _decode_in_place(message)
+    return object.__getattribute__(message, name)
+
+
+def _write_undecoded(message, name, value):
+    with _decoding:
+        _decode_in_place(message)
+    object.__setattr__(message, name, value)
+
+
+def _delete_undecoded(message, name):
+    with _decoding:
+        _decode_in_place(message)
+    object.__delattr__(message, name)
+
+
+def _decode_in_place(message):
+    """Decodes a stand-in's text into its fields and makes it a plain instance of its class. Does
+    nothing once that is done or while it is being done on this thread (`__init__` setting fields)."""
+    state = object.__getattribute__(message, '__dict__')
+    text = state.pop(_PENDING, None)
+    if text is None:
+        return
+    stand_in = type(message)
+    cls = stand_in._conveyor_class
+    learnt = dict(state)  # the id set on receipt: after the fields, as when decoded at once
+    state.clear()
+    try:
+        fields = _json_dataclasses.get(cls) or _json_dataclasses.setdefault(cls, _fields_of(cls))
+        data = loads(text)
+        if not isinstance(data, dict):
+            raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
+        arguments = _init_arguments(cls, fields, data)
+        cls.__init__(message, **arguments)
+        _set_unknown_keys(message, fields, data, arguments)
+    except BaseException as error:
+        state.clear()
+        state.update(learnt)
+        state[_PENDING] = text  # still undecoded: the next touch fails the same way
+        add_note = getattr(error, 'add_note', None)  # Python 3.11 and later
+        if add_note is not None and isinstance(error, Exception):
+            add_note(f'(while decoding the received {cls.__module__}.{cls.__name__} when it was first used)')
+        raise
+    state.update(learnt)
+    object.__setattr__(message, '__class__', cls)
+
+
+def _undecoded_body(message):
+    """The body a stand-in arrived as, or None if it has been decoded meanwhile."""
+    with _decoding:
+        text = object.__getattribute__(message, '__dict__').get(_PENDING)
+    if text is None:
+        return None
+    return {'classname': classname_of_class(type(message)._conveyor_class), 'encoding': 'json', 'data': text}
