@@ -1,4 +1,8 @@
-/** Alerts on PostgreSQL: an upsert on the partial unique index of open alerts counts repeats atomically, also across nodes. */
+/**
+ * Alerts on PostgreSQL: an upsert on the partial unique index of open alerts counts repeats atomically, also across nodes.
+ * Concurrent records of one key reach the upsert in any order (the pool's connections, other nodes), so
+ * the first and last times are the earliest and latest seen, and the text is the latest occurrence's.
+ */
 import { toStoredAlert, type AlertOccurrence, type AlertQuery, type AlertRepository, type AlertRow, type StoredAlert } from '../alerts.ts';
 import type { PostgresContext } from './postgres-context.ts';
 
@@ -19,7 +23,10 @@ export class PostgresAlerts implements AlertRepository {
         `INSERT INTO alerts AS a (ns_id, source, category, alert_key, text, first_time, last_time, count, acknowledged)
          VALUES ($1, $2, $3, $4, $5, $6, $6, 1, FALSE)
          ON CONFLICT (ns_id, source, category, alert_key) WHERE NOT acknowledged
-         DO UPDATE SET count = a.count + 1, text = EXCLUDED.text, last_time = GREATEST(a.last_time, EXCLUDED.last_time)
+         DO UPDATE SET count = a.count + 1,
+           text = CASE WHEN EXCLUDED.last_time >= a.last_time THEN EXCLUDED.text ELSE a.text END,
+           first_time = LEAST(a.first_time, EXCLUDED.first_time),
+           last_time = GREATEST(a.last_time, EXCLUDED.last_time)
          RETURNING ${columns}`,
         [nsId, source, category, key, text, time],
       );
