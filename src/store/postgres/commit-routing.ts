@@ -40,3 +40,21 @@ export class CommitRouting {
     }
   }
 }
+
+/** One of the store's committers as its writers see it: writes submitted to one lane commit in submission order. */
+export interface WriteLane {
+  /** `lazy`: the write rides in the lane's next commit instead of causing one (GroupCommitter). */
+  submit(op: PgWrite, lazy?: boolean): Promise<number[]>;
+}
+
+/** How the message repository submits its writes (postgres-store.ts builds it). */
+export interface MessageWrites {
+  /**
+   * The lane `op` goes to, by CommitRouting's hint; call it once per op (a patch's final status
+   * makes the routing forget its ids). Null when writes are not group-committed, so that no write is
+   * ordered after another.
+   */
+  laneFor(op: PgWrite): WriteLane | null;
+  /** Submits `op` to `lane` (null: as its own transaction) and resolves with its ids once committed. */
+  submit(op: PgWrite, lane: WriteLane | null, lazy?: boolean): Promise<number[]>;
+}

@@ -18,7 +18,7 @@ import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts
 import type { MessageFilter, MessagePatch, MessageRepository, MessageSearch, MessageSearchPage, NewMessage, QueueDepth } from '../store.ts';
 import { findMessages } from './postgres-message-search.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
-import type { CommitRouting } from './commit-routing.ts';
+import type { CommitRouting, MessageWrites, WriteLane } from './commit-routing.ts';
 import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
 
 /** How many ids one draw takes from the sequence (a gap of at most this many when a node stops). */
@@ -93,24 +93,25 @@ const releaseSql = `
 export class PostgresMessages implements MessageRepository {
   readonly #ctx: PostgresContext;
   readonly #hot: pg.Pool;
-  readonly #submit: (op: PgWrite) => Promise<number[]>;
+  readonly #writes: MessageWrites;
   readonly #routing: CommitRouting;
   /** Ids drawn from the sequence ahead, for inserts whose ids must be known before their commit. */
   readonly #drawnIds: number[] = [];
   #refilling = false;
-  /** Requests inserted with ids drawn ahead whose commit is under way: id → the commit (settled). */
-  readonly #uncommitted = new Map<number, Promise<unknown>>();
+  /** Requests inserted with ids drawn ahead whose commit is under way: id → the commit (settled) and the lane it goes through. */
+  readonly #uncommitted = new Map<number, { committed: Promise<unknown>; lane: WriteLane | null }>();
 
-  constructor(ctx: PostgresContext, hot: pg.Pool, submit: (op: PgWrite) => Promise<number[]>, routing: CommitRouting) {
+  constructor(ctx: PostgresContext, hot: pg.Pool, writes: MessageWrites, routing: CommitRouting) {
     this.#ctx = ctx;
     this.#hot = hot;
-    this.#submit = submit;
+    this.#writes = writes;
     this.#routing = routing;
   }
 
   /** Submitted synchronously (the namespace is resolved at commit), so ids follow call order. */
-  insert(messages: NewMessage[]): Promise<number[]> {
-    return this.#insert(messages, undefined);
+  async insert(messages: NewMessage[]): Promise<number[]> {
+    this.#ctx.assertOpen();
+    return this.#insert(messages, undefined).ids;
   }
 
   /**
@@ -118,9 +119,13 @@ export class PostgresMessages implements MessageRepository {
    * The ids come from a block drawn from the sequence ahead, so they are known before the commit:
    * the caller may hand the requests on at once and learns from `committed` when they are stored
    * (without ids in hand it waits for the commit, as `insert` does). Until then they are visible to
-   * nobody, and a patch of one of them waits for its commit (update).
+   * nobody, and a patch of one of them follows the insert into its committer, or waits for its
+   * commit (update).
    * `lazy`: the commit need not wait for the disk (the sender waits only for the reply, which comes
-   * after the request's outcome, whose commit does wait, making this one durable first).
+   * after the request's outcome, whose commit does wait, making this one durable first); with ids in
+   * hand the rows also ride in their committer's next commit instead of causing one (CommitOptions'
+   * `lazy`): the request's own outcome, or its target's, is the next write, and when the outcome
+   * is written in the same commit, the row is inserted finished (postgres-writes.ts, foldIntoInserts).
    */
   async insertClaimed(
     messages: NewMessage[],
@@ -130,20 +135,22 @@ export class PostgresMessages implements MessageRepository {
   ): Promise<{ ids: number[]; committed: Promise<void> }> {
     this.#ctx.assertOpen();
     const lease = { owner, until: Date.now() + leaseMs };
+    const lazy = options.lazy === true;
     const drawn = this.#drawIds(messages.length);
-    if (drawn === null) return { ids: await this.#insert(messages, lease, options.lazy === true), committed: Promise.resolve() };
-    const committed = this.#insert(messages, lease, options.lazy === true, drawn).then(() => undefined);
+    if (drawn === null) return { ids: await this.#insert(messages, lease, lazy).ids, committed: Promise.resolve() };
+    const inserting = this.#insert(messages, lease, lazy, drawn);
+    const committed = inserting.ids.then(() => undefined);
     const pending = committed.catch(() => undefined);
-    for (const id of drawn) this.#uncommitted.set(id, pending);
+    for (const id of drawn) this.#uncommitted.set(id, { committed: pending, lane: inserting.lane });
     void pending.then(() => {
       for (const id of drawn) this.#uncommitted.delete(id);
     });
     return { ids: drawn, committed };
   }
 
-  async #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false, drawn?: number[]): Promise<number[]> {
-    this.#ctx.assertOpen();
-    if (messages.length === 0) return [];
+  /** Submits the insert at once (its lane is returned with it) and resolves with its ids once committed. */
+  #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false, drawn?: number[]): { ids: Promise<number[]>; lane: WriteLane | null } {
+    if (messages.length === 0) return { ids: Promise.resolve([]), lane: null };
     const op: PgWrite = {
       kind: 'insert-messages',
       messages,
@@ -155,9 +162,13 @@ export class PostgresMessages implements MessageRepository {
     const note = (ids: number[]) =>
       this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
     if (drawn !== undefined) note(drawn);
-    const ids = await this.#submit(op);
-    if (drawn === undefined) note(ids);
-    return ids;
+    const lane = this.#writes.laneFor(op);
+    // Riding needs ids in hand: a caller waiting for them would wait for somebody else's commit.
+    const ids = this.#writes.submit(op, lane, lazy && drawn !== undefined);
+    return {
+      ids: drawn === undefined ? ids.then((committed) => (note(committed), committed)) : ids,
+      lane,
+    };
   }
 
   /** Ids from the block drawn ahead, or null when it runs short (a new block is drawn meanwhile). */
@@ -181,13 +192,25 @@ export class PostgresMessages implements MessageRepository {
       });
   }
 
-  /** Patches of requests whose insert is still being committed wait for it (the UPDATE must find their rows). */
+  /**
+   * Patches of requests whose insert is still being committed follow it into its lane, at once: a
+   * committer commits its batches one after another, and a patch that lands in its insert's batch is
+   * folded into it (postgres-writes.ts, foldIntoInserts), so a request handed on and finished before
+   * its row was stored costs one write. The lane may differ from the routing's hint for the patch:
+   * that only decides which committer queues it, the statement itself decides from the rows whether
+   * the commit waits for the disk. Patches of rows in several lanes (or without group commit) wait
+   * for those commits instead, so that the UPDATE finds the rows.
+   */
   async update(patches: MessagePatch[]): Promise<void> {
     this.#ctx.assertOpen();
     if (patches.length === 0) return;
-    const inserts = patches.map((patch) => this.#uncommitted.get(patch.id)).filter((pending) => pending !== undefined);
-    if (inserts.length > 0) await Promise.all(inserts);
-    await this.#submit({ kind: 'patch-messages', patches });
+    const op: PgWrite = { kind: 'patch-messages', patches };
+    let lane = this.#writes.laneFor(op);
+    const inserts = patches.flatMap((patch) => this.#uncommitted.get(patch.id) ?? []);
+    const insertLane = inserts[0]?.lane ?? null;
+    if (insertLane !== null && inserts.every((insert) => insert.lane === insertLane)) lane = insertLane;
+    else if (inserts.length > 0) await Promise.all(inserts.map((insert) => insert.committed));
+    await this.#writes.submit(op, lane);
   }
 
   get(namespace: string, id: number): Promise<StoredMessage | null> {

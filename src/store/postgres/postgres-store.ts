@@ -15,7 +15,7 @@ import { GroupCommitter } from '../group-commit.ts';
 import { migrate } from '../migrator.ts';
 import type { Store, StoreCapabilities } from '../store.ts';
 import { postgresMigrationHost, postgresMigrations } from './migrations.ts';
-import { CommitRouting } from './commit-routing.ts';
+import { CommitRouting, type MessageWrites } from './commit-routing.ts';
 import { PgNotifier } from './notifier.ts';
 import { PostgresClasses } from './postgres-classes.ts';
 import { PostgresCluster } from './postgres-cluster.ts';
@@ -182,10 +182,10 @@ class PostgresStore implements Store {
     this.#hot = hot;
     const commitBatch = postgresBatchWriter(hot, schema, (name) => ctx.requireNamespace(name));
     const routing = new CommitRouting();
-    let submit: (op: PgWrite) => Promise<number[]>;
+    let writes: MessageWrites;
     if (options.groupCommit === false) {
       this.#committers = [];
-      submit = (op) => this.#track(commitBatch([op]).then((results) => results[0]!));
+      writes = { laneFor: () => null, submit: (op) => this.#track(commitBatch([op]).then((results) => results[0]!)) };
     } else {
       const committer = (): GroupCommitter<PgWrite, number[]> =>
         new GroupCommitter<PgWrite, number[]>({
@@ -196,7 +196,10 @@ class PostgresStore implements Store {
         });
       const [waiting, relaxed] = [committer(), committer()];
       this.#committers = [waiting, relaxed];
-      submit = (op) => (routing.relaxable(op) ? relaxed : waiting).submit(op);
+      writes = {
+        laneFor: (op) => (routing.relaxable(op) ? relaxed : waiting),
+        submit: (op, lane, lazy) => (lane ?? waiting).submit(op, lazy),
+      };
     }
     this.#notifier = new PgNotifier({
       connection,
@@ -207,8 +210,8 @@ class PostgresStore implements Store {
     this.namespaces = new PostgresNamespaces(ctx);
     this.productions = new PostgresProductions(ctx);
     this.classes = new PostgresClasses(ctx);
-    this.messages = new PostgresMessages(ctx, hot, submit, routing);
-    this.log = new PostgresLog(ctx, submit);
+    this.messages = new PostgresMessages(ctx, hot, writes, routing);
+    this.log = new PostgresLog(ctx, (op) => writes.submit(op, writes.laneFor(op)));
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresVersionedSources(ctx, { table: 'transform_versions', noun: 'transform' });
     this.rules = new PostgresVersionedSources(ctx, { table: 'rule_versions', noun: 'rule' });

@@ -7,7 +7,15 @@ import type { Store } from '../store.ts';
 import { describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
 import { toStoreError } from './postgres-context.ts';
 import { openPostgresStore } from './postgres-store.ts';
-import { isWritesOwnFailure, postgresBatchWriter, writeStatements, writeWeight, hotPathPlannerSettings, type PgWrite } from './postgres-writes.ts';
+import {
+  isWritesOwnFailure,
+  postgresBatchWriter,
+  reserveMessageIdsSql,
+  writeStatements,
+  writeWeight,
+  hotPathPlannerSettings,
+  type PgWrite,
+} from './postgres-writes.ts';
 
 const pgError = (code: string, message = 'failed'): Error => Object.assign(new Error(message), { code });
 
@@ -96,6 +104,21 @@ describePg('PostgreSQL batch commits and the disk', () => {
         },
       ]),
     ).toBe('on');
+  });
+
+  it('folds a patch of a row inserted in the same batch into the insert, and then judges the row as patched', async () => {
+    const [root] = await store.messages.insert([newMessage()]);
+    const [childId, rootId] = (await pool.query<{ id: number }>(reserveMessageIdsSql, [2])).rows.map((row) => Number(row.id));
+    const batch = (parentId: number | null, id: number): PgWrite[] => [
+      { kind: 'insert-messages', messages: [newMessage({ parentId })], lazy: true, ids: [id] },
+      { kind: 'patch-messages', patches: [{ id, status: 'error', error: 'boom', attempts: 3 }] },
+    ];
+    expect(await commitSetting(batch(root!, childId!))).toBe('off');
+    // Lazy, a request without a parent would not wait; finished, it is an outcome, which waits.
+    expect(await commitSetting(batch(null, rootId!))).toBe('on');
+    await postgresBatchWriter(pool, schema, async () => 1)(batch(root!, childId!));
+    const { rows } = await pool.query('SELECT status, error, attempts FROM messages WHERE id = $1', [childId]);
+    expect(rows).toEqual([{ status: 'error', error: 'boom', attempts: 3 }]);
   });
 
   it('leaves the connection as it was after a batch that did not wait', async () => {

@@ -21,9 +21,9 @@
  * so writes reach the committer in call order (ids follow it) and none can slip past a close().
  *
  * Order inside a batch: the messages' statement, then log appends. Inserts and patches can share one
- * statement because a patch can only name a message whose insert committed before (its id is known
- * only then); log rows depend on nothing, and last they put the log's lock at the very end of the
- * transaction.
+ * statement because a patch names a message whose insert committed before, or one inserted in the
+ * same batch, whose insert it is folded into (foldIntoInserts); log rows depend on nothing, and last
+ * they put the log's lock at the very end of the transaction.
  *
  * Log ids: ids must increase in commit order within a namespace, or a reader polling `since(id)`
  * could see id 12 committed before id 11 and skip 11 forever. Each namespace's appends are
@@ -85,6 +85,8 @@ const insertArrays = [
   ['status', 'text'],
   ['priority', 'int'],
   ['description', 'text'],
+  ['error', 'text'],
+  ['attempts', 'int'],
   ['classname', 'text'],
   ['encoding', 'text'],
   ['data', 'text'],
@@ -124,7 +126,7 @@ type BatchShape = 'inserts' | 'patches' | 'both';
  *
  * `fresh` draws the ids (a CTE with nextval is evaluated once, in row order, so ids follow
  * submission order). The patch UPDATE sees the rows as they were before the statement, which is
- * enough: a patch can only name an id whose insert has already committed (ids are known only then).
+ * enough: a patch of a row inserted in the same batch was folded into its insert (foldIntoInserts).
  * One UPDATE changes a row once: patches are merged per id before (mergedPatches). When a patched id
  * does not exist, the statement raises (conveyor_missing_messages, migration
  * 'message-patch-check') and, being its own transaction or part of the caller's, writes nothing: the
@@ -146,9 +148,9 @@ function writeBatchSql(shape: BatchShape): string {
     )`);
     ctes.push(`headers AS (
       INSERT INTO messages (id, ns_id, session_id, parent_id, corresponding_id, kind, source, target, response_required, status, priority,
-        description, classname, created_at, updated_at, lease_owner, lease_until, trace_parent)
+        description, error, attempts, classname, created_at, updated_at, lease_owner, lease_until, trace_parent)
       SELECT id, ns_id, coalesce(session_id, id), parent_id, corresponding_id, kind, source, target, response_required, status, priority,
-        description, classname, $1::bigint, $1::bigint, lease_owner, lease_until, trace_parent
+        description, error, attempts, classname, $1::bigint, $1::bigint, lease_owner, lease_until, trace_parent
       FROM fresh
     )`);
     ctes.push('bodies AS (INSERT INTO message_bodies (message_id, encoding, data) SELECT id, encoding, data FROM fresh)');
@@ -320,21 +322,22 @@ async function writeMessages(
       insertIndexes.push(index);
     } else if (op.kind === 'patch-messages') patches.push(...op.patches);
   }
-  const merged = mergedPatches(patches);
-  const shape: BatchShape = inserts.length === 0 ? 'patches' : merged.length === 0 ? 'inserts' : 'both';
+  const rows = insertRows(inserts, namespaceIds);
+  const updates = foldIntoInserts(mergedPatches(patches), inserts, rows);
+  const shape: BatchShape = inserts.length === 0 ? 'patches' : updates.length === 0 ? 'inserts' : 'both';
   const values: unknown[] = [now, mayRelax];
-  if (shape !== 'patches') values.push(...insertRows(inserts, namespaceIds));
-  if (shape !== 'inserts') values.push(...patchColumns(merged));
-  let rows: Array<{ ids: Array<string | number> }>;
+  if (shape !== 'patches') values.push(...columnsOf(rows, insertArrays.length));
+  if (shape !== 'inserts') values.push(...patchColumns(updates));
+  let answer: Array<{ ids: Array<string | number> }>;
   try {
-    ({ rows } = await client.query<{ ids: Array<string | number> }>({ ...writeStatements[shape], values }));
+    ({ rows: answer } = await client.query<{ ids: Array<string | number> }>({ ...writeStatements[shape], values }));
   } catch (error) {
     const { code, detail } = error as { code?: unknown; detail?: unknown };
     if (code !== missingMessagesState) throw error;
     const missing = String(detail).split(',')[0];
     throw new ConveyorError('ERR_MESSAGE_NOT_FOUND', `Cannot update message ${missing}: no message with that id exists`);
   }
-  const ids = rows[0]!.ids.map(Number);
+  const ids = answer[0]!.ids.map(Number);
   let next = 0;
   inserts.forEach((op, opNumber) => {
     results[insertIndexes[opNumber]!] = ids.slice(next, next + op.messages.length);
@@ -342,13 +345,16 @@ async function writeMessages(
   });
 }
 
-/** The insert half of the statement's parameters, in the order of insertArrays. */
+/** Where each column of insertArrays sits in a row. */
+const insertColumn = Object.fromEntries(insertArrays.map(([name], index) => [name, index])) as Record<(typeof insertArrays)[number][0], number>;
+
+/** The insert rows of a batch, in submission order, each in the order of insertArrays. */
 function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, namespaceIds: Map<string, number>): unknown[][] {
-  const columns: unknown[][] = insertArrays.map(() => []);
+  const rows: unknown[][] = [];
   for (const op of ops) {
     op.messages.forEach((message, index) => {
       // A session's first message (sessionId null) names the session: the statement uses its new id.
-      const row = [
+      rows.push([
         namespaceIds.get(message.namespace),
         message.sessionId,
         message.parentId,
@@ -360,6 +366,8 @@ function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, n
         op.lease === undefined ? message.status : 'delivered',
         message.priority,
         message.description,
+        null,
+        0,
         message.body.classname,
         message.body.encoding,
         message.body.data,
@@ -368,10 +376,50 @@ function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, n
         message.traceParent ?? null,
         op.lazy === true,
         op.ids?.[index] ?? null,
-      ];
-      row.forEach((value, column) => columns[column]!.push(value));
+      ]);
     });
   }
+  return rows;
+}
+
+/**
+ * Folds the patches of rows inserted in this very batch into their inserts and returns the other
+ * patches. Such a patch exists because ids drawn ahead let a patch follow its insert into the same
+ * committer before that insert commits (postgres-messages.ts, update): the row is then inserted as
+ * the patch leaves it — one write instead of an insert, a commit and an UPDATE (the statement's
+ * UPDATE could not reach it: it sees the table as it was before the statement). A folded row no
+ * longer counts as `lazy`: like a patched row, it lets the commit skip the disk wait only when it
+ * has a parent.
+ */
+function foldIntoInserts(patches: MessagePatch[], inserts: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, rows: unknown[][]): MessagePatch[] {
+  const given = new Map<number, unknown[]>();
+  let rowNumber = 0;
+  for (const op of inserts) {
+    op.messages.forEach((_message, index) => {
+      const id = op.ids?.[index];
+      if (id !== undefined) given.set(id, rows[rowNumber]!);
+      rowNumber += 1;
+    });
+  }
+  if (given.size === 0) return patches;
+  return patches.filter((patch) => {
+    const row = given.get(patch.id);
+    if (row === undefined) return true;
+    if (patch.status !== undefined) row[insertColumn.status] = patch.status;
+    if (patch.correspondingId !== undefined) row[insertColumn.corresponding_id] = patch.correspondingId;
+    if (patch.error !== undefined) row[insertColumn.error] = patch.error;
+    if (patch.attempts !== undefined) row[insertColumn.attempts] = patch.attempts;
+    if (patch.leaseOwner !== undefined) row[insertColumn.lease_owner] = patch.leaseOwner;
+    if (patch.leaseUntil !== undefined) row[insertColumn.lease_until] = patch.leaseUntil;
+    row[insertColumn.lazy] = false;
+    return false;
+  });
+}
+
+/** Rows to one array per column (the statement's parameters). */
+function columnsOf(rows: unknown[][], width: number): unknown[][] {
+  const columns: unknown[][] = Array.from({ length: width }, () => []);
+  for (const row of rows) row.forEach((value, column) => columns[column]!.push(value));
   return columns;
 }
 
@@ -391,9 +439,8 @@ function mergedPatches(patches: MessagePatch[]): MessagePatch[] {
 
 /** The patch half of the statement's parameters, in the order of patchArrays. */
 function patchColumns(patches: MessagePatch[]): unknown[][] {
-  const columns: unknown[][] = patchArrays.map(() => []);
-  for (const p of patches) {
-    const row = [
+  return columnsOf(
+    patches.map((p) => [
       p.id,
       p.status !== undefined,
       p.status ?? null,
@@ -407,10 +454,9 @@ function patchColumns(patches: MessagePatch[]): unknown[][] {
       p.leaseOwner ?? null,
       p.leaseUntil !== undefined,
       p.leaseUntil ?? null,
-    ];
-    row.forEach((value, column) => columns[column]!.push(value));
-  }
-  return columns;
+    ]),
+    patchArrays.length,
+  );
 }
 
 async function allocate(client: pg.PoolClient, name: string, text: string, count: number): Promise<number[]> {

@@ -1,0 +1,75 @@
+/**
+ * Patches of requests handed on before their rows were committed (insertClaimed with ids drawn
+ * ahead): they follow the insert into its committer and are folded into it, or wait for its commit.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newMessage } from '../conformance/harness.ts';
+import type { MessageRepository, Store } from '../store.ts';
+import { adminQuery, describePg, dropSchema, pgUrl, uniqueSchema, waitFor } from './pg-test-support.ts';
+import { openPostgresStore } from './postgres-store.ts';
+
+describePg('PostgreSQL patches of uncommitted hand-offs', () => {
+  const schema = uniqueSchema('handoff');
+  let store: Store;
+  let messages: Required<Pick<MessageRepository, 'insertClaimed'>> & MessageRepository;
+
+  beforeAll(async () => {
+    store = await openPostgresStore(pgUrl, { schema });
+    messages = store.messages as typeof messages;
+  });
+  afterAll(async () => {
+    await store.close();
+    await dropSchema(schema);
+  });
+
+  /** Whether the row was inserted as it is (never updated since): its version was written by the transaction that wrote its body. */
+  async function insertedFinished(id: number): Promise<boolean> {
+    const rows = await adminQuery<{ same: boolean }>(
+      `SELECT m.xmin::text = b.xmin::text AS same FROM ${schema}.messages m JOIN ${schema}.message_bodies b ON b.message_id = m.id WHERE m.id = $1`,
+      [id],
+    );
+    return rows[0]!.same;
+  }
+
+  async function row(id: number): Promise<{ status: string; error: string | null; attempts: number; lease_owner: string | null }> {
+    const rows = await adminQuery<{ status: string; error: string | null; attempts: number; lease_owner: string | null }>(
+      `SELECT status, error, attempts, lease_owner FROM ${schema}.messages WHERE id = $1`,
+      [id],
+    );
+    return rows[0]!;
+  }
+
+  it('folds the outcome of a request handed on before its commit into its insert', async () => {
+    const [parent] = await store.messages.insert([newMessage()]);
+    // The first hand-offs may find no ids drawn yet (they wait for their commit instead): go on until one is folded.
+    const finished: number[] = [];
+    await waitFor(
+      async () => {
+        const { ids, committed } = await messages.insertClaimed([newMessage({ parentId: parent! })], 'node-a', 60_000, { lazy: true });
+        await Promise.all([committed, messages.update([{ id: ids[0]!, status: 'error', error: 'boom', attempts: 2, leaseOwner: null }])]);
+        finished.push(ids[0]!);
+        return insertedFinished(ids[0]!);
+      },
+      10_000,
+      'a patch folded into its insert',
+    );
+    for (const id of finished) expect(await row(id)).toEqual({ status: 'error', error: 'boom', attempts: 2, lease_owner: null });
+  });
+
+  it('applies a patch of rows in both committers after their commits', async () => {
+    const [parent] = await store.messages.insert([newMessage()]);
+    const [child] = await store.messages.insert([newMessage({ parentId: parent! })]);
+    for (let round = 0; round < 5; round++) {
+      // One hand-off goes through the committer that waits for the disk, one through the other.
+      const durable = await messages.insertClaimed([newMessage()], 'node-a', 60_000);
+      const relaxed = await messages.insertClaimed([newMessage({ parentId: child! })], 'node-a', 60_000, { lazy: true });
+      await messages.update([
+        { id: durable.ids[0]!, status: 'completed' },
+        { id: relaxed.ids[0]!, status: 'completed' },
+      ]);
+      await Promise.all([durable.committed, relaxed.committed]);
+      expect((await row(durable.ids[0]!)).status).toBe('completed');
+      expect((await row(relaxed.ids[0]!)).status).toBe('completed');
+    }
+  });
+});
