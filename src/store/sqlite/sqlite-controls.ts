@@ -18,11 +18,12 @@ import {
 } from '../controls.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { SqliteContext } from './sqlite-context.ts';
+import { notCompleted } from './status-indexes.ts';
 
 const headerColumns = `id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
   status, priority, description, error, attempts, created_at, updated_at, lease_owner, lease_until`;
 /** The SQL of src/core/message-suspension.ts. */
-const suspended = `kind = 'request' AND status = 'error' AND response_required = 0`;
+const suspended = `kind = 'request' AND status = 'error' AND ${notCompleted()} AND response_required = 0`;
 
 export class SqliteControls implements ControlRepository {
   readonly #ctx: SqliteContext;

@@ -20,6 +20,7 @@ import type { BodyTest, PathStep } from '../../core/body-condition.ts';
 import type { BodyEncoding } from '../../core/message.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { MessageHit, MessageSearch, MessageSearchPage } from '../store.ts';
+import { notCompleted } from './status-indexes.ts';
 
 type HitRow = HeaderRow & { classname: string; encoding: BodyEncoding; body: string };
 
@@ -65,6 +66,7 @@ function build(nsId: number, search: MessageSearch): Built {
   add('m.target = ?', search.target);
   add('m.classname = ?', search.classname);
   add('m.status = ?', search.status);
+  if (search.status !== undefined && search.status !== 'completed') where.push(notCompleted('m'));
   add('m.kind = ?', search.kind);
   add('m.session_id = ?', search.sessionId);
   add('m.response_required = ?', search.responseRequired === undefined ? undefined : Number(search.responseRequired));

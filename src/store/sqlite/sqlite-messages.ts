@@ -9,6 +9,7 @@ import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, Mes
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { SqliteMessageSearch } from './sqlite-message-search.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
+import { notCompleted } from './status-indexes.ts';
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
@@ -19,7 +20,7 @@ const withBody = 'FROM messages m JOIN message_bodies b ON b.message_id = m.id';
  * explicitly because without statistics SQLite may prefer walking the whole namespace.
  */
 const byStatus = 'messages m INDEXED BY messages_by_status';
-const unfinished = `m.status IN ('queued', 'delivered')`;
+const unfinished = `m.status IN ('queued', 'delivered') AND ${notCompleted('m')}`;
 
 export class SqliteMessages implements MessageRepository {
   readonly #ctx: SqliteContext;
@@ -51,7 +52,7 @@ export class SqliteMessages implements MessageRepository {
       WHERE m.ns_id = ? AND ${unfinished} AND m.kind = 'request' ORDER BY m.id`);
     this.#claimable = db.prepare(`
       SELECT m.id FROM messages m INDEXED BY messages_by_target
-      WHERE m.ns_id = ? AND m.status = 'queued' AND m.kind = 'request' AND m.target IN (SELECT value FROM json_each(?))
+      WHERE m.ns_id = ? AND m.status = 'queued' AND ${notCompleted('m')} AND m.kind = 'request' AND m.target IN (SELECT value FROM json_each(?))
       ORDER BY m.priority DESC, m.id LIMIT ?`);
     this.#lease = db.prepare(`
       UPDATE messages SET status = 'delivered', lease_owner = ?, lease_until = ?, updated_at = ?
@@ -63,7 +64,7 @@ export class SqliteMessages implements MessageRepository {
       RETURNING id`);
     this.#release = db.prepare(`
       UPDATE messages INDEXED BY messages_by_status SET status = 'queued', lease_owner = NULL, lease_until = NULL, updated_at = ?
-      WHERE ns_id = ? AND status = 'delivered' AND lease_until <= ?`);
+      WHERE ns_id = ? AND status = 'delivered' AND ${notCompleted()} AND lease_until <= ?`);
     this.#depths = db.prepare(`
       SELECT m.target, SUM(m.status = 'queued') AS queued, SUM(m.status = 'delivered') AS delivered, MIN(m.created_at) AS oldest
       FROM ${byStatus} WHERE m.ns_id = ? AND ${unfinished} GROUP BY m.target ORDER BY m.target`);
@@ -197,6 +198,7 @@ function searchQuery(nsId: number, filter: MessageFilter, limit: number): { sql:
   add('m.target = ?', filter.target);
   add('m.classname = ?', filter.classname);
   add('m.status = ?', filter.status);
+  if (filter.status !== undefined && filter.status !== 'completed') where.push(notCompleted('m'));
   add('m.kind = ?', filter.kind);
   add('m.session_id = ?', filter.sessionId);
   add('m.id < ?', filter.beforeId);
