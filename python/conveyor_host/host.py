@@ -15,7 +15,7 @@ from iop import _runtime
 from iop._business_host import GENERATOR_ACK, GENERATOR_POLL, GENERATOR_START, GENERATOR_STOP
 from iop._components import BusinessOperation, BusinessService, InboundAdapter, adapter_type_of
 from iop._dispatch import find_handler
-from iop._serialization import deserialize, receive, serialize, set_message_id
+from iop._serialization import deserialize, serialize
 from iop._settings import apply_settings
 
 from .channel import PROTOCOL_VERSION
@@ -212,10 +212,10 @@ class WorkerHost:
             if hook == 'process_input':
                 return self._on_process_input(args)
             request = self._request(args)
-            response = self._run_hook('deserialize', receive, args.get('response'))
+            response = self._run_hook('deserialize', deserialize, args.get('response'), True)
             if hook == 'response':
-                call_request = self._run_hook('deserialize', receive, args.get('callRequest'))
-                call_response = self._run_hook('deserialize', receive, args.get('callResponse'))
+                call_request = self._run_hook('deserialize', deserialize, args.get('callRequest'), True)
+                call_response = self._run_hook('deserialize', deserialize, args.get('callResponse'), True)
                 result = self._run_hook('on_response', self.instance.on_response, request, response, call_request, call_response, args.get('completionKey'))
             elif hook == 'complete':
                 result = self._run_hook('on_complete', self.instance.on_complete, request, response)
@@ -226,10 +226,14 @@ class WorkerHost:
             _runtime.link.leave_call(previous)
 
     def _request(self, args):
-        request = self._run_hook('deserialize', receive, args.get('request'))
+        # Lazily: a large request the component only passes on is never decoded (iop/_serialization.py).
+        request = self._run_hook('deserialize', deserialize, args.get('request'), True)
         message_id = args.get('messageId')
         if request is not None and message_id is not None:
-            set_message_id(request, message_id)
+            try:
+                request._iris_id = message_id
+            except AttributeError:  # slotted or frozen messages simply do not learn their id
+                pass
         return request
 
     def _on_message(self, args):
@@ -237,7 +241,7 @@ class WorkerHost:
         classname = body.get('classname')
         if classname == GENERATOR_START:
             inner = json.loads(body['data'])['body']
-            request = self._run_hook('deserialize', receive, inner)
+            request = self._run_hook('deserialize', deserialize, inner, True)
             result = self._run_hook('on_message', lambda: find_handler(self.instance, request)(request))
             try:
                 self._generator = iter(result)
@@ -268,7 +272,7 @@ class WorkerHost:
         if message_input is None and isinstance(self.adapter, InboundAdapter):
             self._run_hook('on_task', self.adapter.on_task)
             return None
-        value = self._run_hook('deserialize', receive, message_input)
+        value = self._run_hook('deserialize', deserialize, message_input, True)
         return self._serialize(self._run_hook('on_process_input', self.instance.on_process_input, value))
 
     def _serialize(self, value):

@@ -7,7 +7,7 @@ import json
 
 from . import _runtime
 from ._common import _Common
-from ._serialization import deserialize, receive, serialize
+from ._serialization import deserialize, serialize
 
 GENERATOR_START = 'IOP.Generator.Message.Start'
 GENERATOR_POLL = 'IOP.Generator.Message.Poll'
@@ -58,7 +58,7 @@ class _BusinessHost(_Common):
         target = target_name(target)
         description = self._description(target, description)
         reply = _runtime.op('send_sync', target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
-        return receive(reply)
+        return deserialize(reply, lazy=True)
 
     def transform(self, name, message):
         """Applies the stored DTL transform `name` to `message`; returns an instance of its target class."""
@@ -81,7 +81,7 @@ class _BusinessHost(_Common):
             loop.call_soon_threadsafe(_settle, future, ok, value)
 
         _runtime.op_async('send_sync', settle, target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
-        return receive(await future)
+        return deserialize(await future, lazy=True)
 
     def send_multi_request_sync(self, target_request, timeout=-1, description=None):
         if not isinstance(target_request, list):
@@ -95,7 +95,7 @@ class _BusinessHost(_Common):
             calls.append({'target': target_name(pair[0]), 'body': request_body(pair[1])})
         replies = _runtime.op('send_multi', calls=calls, timeoutMs=timeout_ms(timeout), description=description)
         return [
-            (target, request, receive(reply['response']), reply['status'])
+            (target, request, deserialize(reply['response'], lazy=True), reply['status'])
             for (target, request), reply in zip(target_request, replies)
         ]
 
@@ -114,7 +114,7 @@ class _BusinessHost(_Common):
             reply = _runtime.op('send_sync', target=target, body=poll, timeoutMs=timeout_ms(timeout), description=description)
             if reply is None or reply.get('classname') == GENERATOR_STOP:
                 return
-            yield receive(reply)
+            yield deserialize(reply, lazy=True)
 
     # legacy CamelCase spellings
     def SendRequestSync(self, target, request, timeout=-1, description=None):

@@ -3,8 +3,8 @@
 Identity is `module.Class`. Dataclass messages travel as compact JSON of their attributes (extra
 attributes included); decoding follows the constructor's fields, coerces values to the annotated
 types when it can and keeps the raw value when it cannot; unknown keys become attributes.
-Components get what they receive through `receive`, which leaves a large dataclass message
-undecoded until user code touches it (the last section).
+Components get what they receive with `deserialize(body, lazy=True)`, which leaves a large
+dataclass message undecoded until user code touches it (the last section).
 """
 import base64
 import dataclasses
@@ -122,7 +122,7 @@ _dataclass_messages = {}
 def serialize(value):
     """The wire body of `value`, or None for "no message"."""
     cls = type(value)
-    # Before any lookup keyed by class: a stand-in class equals its message class (see `receive`).
+    # Before any lookup keyed by class: a stand-in class equals its message class (last section).
     if type(cls) is _StandInType:
         body = _undecoded_body(value)
         if body is not None:
@@ -216,8 +216,9 @@ def _persistent_class(classname):
     return persistent.class_for_iris_name(classname)
 
 
-def deserialize(body):
-    """The Python object a wire body stands for (None for no body)."""
+def deserialize(body, lazy=False):
+    """The Python object a wire body stands for (None for no body). `lazy`: a large dataclass
+    message is decoded when first touched (see the last section); components get theirs so."""
     if body is None:
         return None
     encoding = body.get('encoding')
@@ -234,7 +235,16 @@ def deserialize(body):
         return pickle.loads(base64.b64decode(body['data']))
     if encoding == 'json':
         cls = load_class(classname)
-        return from_json(cls, body.get('data') or '{}')
+        text = body.get('data') or '{}'
+        if lazy and len(text) >= LAZY_MIN_CHARS and type(text) is str:
+            stand_in = _stand_in_classes.get(cls, _UNKNOWN)
+            if stand_in is _UNKNOWN:
+                stand_in = _stand_in_classes[cls] = _make_stand_in(cls) if _decodable_in_place(cls) else None
+            if stand_in is not None:
+                message = object.__new__(stand_in)
+                object.__setattr__(message, _PENDING, text)
+                return message
+        return from_json(cls, text)
     raise SerializationError(f'Unknown body encoding {encoding!r} for {classname}')
 
 
@@ -264,18 +274,12 @@ def dataclass_from_dict(cls, data):
     return _dataclass_from_fields(cls, _fields_of(cls), data)
 
 
-def _dataclass_from_fields(cls, fields, data):
-    arguments = _init_arguments(cls, fields, data)
-    instance = cls(**arguments)
-    _set_unknown_keys(instance, fields, data, arguments)
-    return instance
-
-
-def _init_arguments(cls, fields, data):
-    """The constructor's arguments for `data`, coerced to the fields' types where they fit."""
+def _dataclass_from_fields(cls, fields, data, instance=None):
+    """A `cls` built from `data`; or, given `instance` (a stand-in being decoded), `instance` filled in."""
+    init_fields, known = fields
     arguments = {}
     missing = []
-    for name, hint, required in fields[0]:
+    for name, hint, required in init_fields:
         if name in data:
             value = data[name]
             arguments[name] = value if type(value) is hint else coerce(value, hint)
@@ -283,15 +287,15 @@ def _init_arguments(cls, fields, data):
             missing.append(name)
     if missing:
         raise SerializationError(f'{cls.__module__}.{cls.__name__} is missing the required field(s) {", ".join(missing)}')
-    return arguments
-
-
-def _set_unknown_keys(instance, fields, data, arguments):
+    if instance is None:
+        instance = cls(**arguments)
+    else:
+        cls.__init__(instance, **arguments)
     if len(arguments) != len(data):  # else every key was an argument
-        known = fields[1]
         for key, value in data.items():
             if key not in known:
                 setattr(instance, key, value)
+    return instance
 
 
 # Per class: (init fields as (name, type hint, required), every field name). Resolving type hints
@@ -402,14 +406,15 @@ def _coerce(value, annotation):
 # --- received messages, decoded on first use ----------------------------------------------------
 # A component that passes a large message on unchanged (a process routing it, a service handing its
 # input on) should not pay for decoding its JSON into the dataclass and encoding it again: for 1 MB,
-# about 2 and 5 ms of CPU per worker (docs/benchmarks.md, issue 16). `receive` hands such a message
-# over as an instance of a stand-in subclass of its class that holds only the body's text. Whatever
-# user code does with it reads or writes an attribute first (a field, a method, `vars`, `==`,
-# `repr`, copy, pickle): that decodes the text in place, through the class's own
-# `__init__`, and the instance becomes a plain instance of its class, for good. `serialize` sends a
-# message never touched as the text it came in; a decoded one is encoded from its attributes, so a
-# change is never lost. Before the first touch, `isinstance` holds and the stand-in class equals
-# (and hashes as) the message class, so `type(m) == Cls` holds too; only `type(m) is Cls` does not.
+# about 2 and 5 ms of CPU per worker (docs/benchmarks.md, issue 16). `deserialize(body, lazy=True)`
+# hands such a message over as an instance of a stand-in subclass of its class that holds only the
+# body's text. Whatever user code does with it reads or writes an attribute first (a field, a
+# method, `vars`, `==`, `repr`, copy, pickle): that decodes the text in place, through the class's
+# own `__init__`, and the instance becomes a plain instance of its class, for good. `serialize`
+# sends a message never touched as the text it came in; a decoded one is encoded from its
+# attributes, so a change is never lost. Before the first touch, `isinstance` holds and the stand-in
+# class equals (and hashes as) the message class, so `type(m) == Cls` holds too; only
+# `type(m) is Cls` does not.
 
 # Shorter bodies are decoded at once: decoding them costs a few microseconds, and a body that does
 # not decode fails before the component's code runs. Long bodies are the ones frames carry raw.
@@ -430,43 +435,9 @@ class _StandInType(type):
         return hash(cls._conveyor_class)
 
 
-def receive(body):
-    """The message a component gets for a received body: `deserialize(body)`, except that a plain
-    dataclass message with a long JSON text is decoded when user code first touches it."""
-    if body is not None and body.get('encoding') == 'json':
-        text = body.get('data')
-        if type(text) is str and len(text) >= LAZY_MIN_CHARS:
-            stand_in = _stand_in_class(load_class(body.get('classname', '')))
-            if stand_in is not None:
-                message = object.__new__(stand_in)
-                object.__setattr__(message, _PENDING, text)
-                return message
-    return deserialize(body)
-
-
-def set_message_id(message, message_id):
-    """Tells a received message its stored id (`get_iris_id`) without decoding it."""
-    if type(type(message)) is _StandInType:
-        object.__setattr__(message, '_iris_id', message_id)
-        return
-    try:
-        message._iris_id = message_id
-    except AttributeError:  # slotted or frozen messages simply do not learn their id
-        pass
-
-
 # message class -> its stand-in class, or None when its instances cannot be decoded in place
 _stand_in_classes = {}
-
-
-def _stand_in_class(cls):
-    try:
-        return _stand_in_classes[cls]
-    except KeyError:
-        pass
-    stand_in = _make_stand_in(cls) if _decodable_in_place(cls) else None
-    _stand_in_classes[cls] = stand_in
-    return stand_in
+_UNKNOWN = object()
 
 
 def _decodable_in_place(cls):
@@ -506,6 +477,9 @@ def _read_undecoded(message, name):
 
 
 def _write_undecoded(message, name, value):
+    if name == '_iris_id':  # the SDK telling a received message its id: not part of the body
+        object.__setattr__(message, name, value)
+        return
     with _decoding:
         _decode_in_place(message)
     object.__setattr__(message, name, value)
@@ -529,13 +503,11 @@ def _decode_in_place(message):
     learnt = dict(state)  # the id set on receipt: after the fields, as when decoded at once
     state.clear()
     try:
-        fields = _json_dataclasses.get(cls) or _json_dataclasses.setdefault(cls, _fields_of(cls))
+        fields = _fields_of(cls)
         data = loads(text)
         if not isinstance(data, dict):
             raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
-        arguments = _init_arguments(cls, fields, data)
-        cls.__init__(message, **arguments)
-        _set_unknown_keys(message, fields, data, arguments)
+        _dataclass_from_fields(cls, fields, data, message)
     except BaseException as error:
         state.clear()
         state.update(learnt)

@@ -1,4 +1,4 @@
-"""Received messages decoded on first use (iop/_serialization.py, `receive`): a large dataclass
+"""Received messages decoded on first use (iop/_serialization.py, `deserialize(body, lazy=True)`): a large dataclass
 message that a component passes on untouched goes out as the text it came in; any read decodes it
 into a plain instance of its class, and a changed one is encoded from its attributes."""
 import copy
@@ -11,7 +11,7 @@ import unittest
 
 from conveyor_host.host import WorkerHost
 from iop import _runtime
-from iop._serialization import deserialize, receive, serialize, set_message_id
+from iop._serialization import deserialize, serialize
 from tests import forwarding_components
 from tests.forwarding_components import Bulky, Checked, Frozen, Registered, Slotted
 from tests.test_channel import FakeEngine
@@ -21,6 +21,10 @@ BULKY = 'tests.forwarding_components.Bulky'
 TEXT = '{ "tags": ["a"],  "payload": "' + 'é€x' * 800 + '", "sequence": 7, "extra": {"k": 1} }'
 
 
+def receive(body):
+    return deserialize(body, lazy=True)
+
+
 def body(text=TEXT, classname=BULKY):
     return {'classname': classname, 'encoding': 'json', 'data': text}
 
@@ -28,12 +32,12 @@ def body(text=TEXT, classname=BULKY):
 class ReceiveTest(unittest.TestCase):
     def test_a_message_passed_on_untouched_goes_out_as_the_text_it_came_in(self):
         message = receive(body())
-        set_message_id(message, 12)
+        message._iris_id = 12
         self.assertEqual(serialize(message), body())
 
     def test_the_first_read_gives_what_decoding_at_once_gives(self):
         message = receive(body())
-        set_message_id(message, 12)
+        message._iris_id = 12
         eager = deserialize(body())
         eager._iris_id = 12
         self.assertEqual(message.sequence, 7)
@@ -131,8 +135,8 @@ class ReceiveTest(unittest.TestCase):
                 self.assertEqual(message, deserialize(body(text, classname)))
         self.assertEqual(Registered.subclasses, [])
         frozen = receive(body('{"payload": "' + 'p' * 2000 + '"}', 'tests.forwarding_components.Frozen'))
-        set_message_id(frozen, 3)  # a frozen message does not learn its id, as before
-        self.assertIsNone(frozen.get_iris_id())
+        with self.assertRaises(AttributeError):  # a frozen message refuses its id, as before
+            frozen._iris_id = 3
 
     def test_a_dataclass_with_slots_for_its_fields_decodes_into_them(self):
         text = '{"payload": "' + 'p' * 2000 + '"}'
