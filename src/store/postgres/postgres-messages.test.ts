@@ -73,3 +73,25 @@ describePg('PostgreSQL patches of uncommitted hand-offs', () => {
     }
   });
 });
+
+describePg('PostgreSQL message text', () => {
+  const schema = uniqueSchema('text');
+  let store: Store;
+  beforeAll(async () => {
+    store = await openPostgresStore(pgUrl, { schema });
+  });
+  afterAll(async () => {
+    await store.close();
+    await dropSchema(schema);
+  });
+
+  it('stores bodies and fields with quotes, backslashes, braces, commas, unicode and a lone surrogate', async () => {
+    const data = '{"a":"\\"q\\" \\\\ {x,y} NULL é 😀"}' + ' \ud800';
+    const [id] = await store.messages.insert([newMessage({ description: 'a, "b" {c}', body: { classname: 'm.X', encoding: 'json', data } })]);
+    const stored = await store.messages.get('USER', id!);
+    expect(stored?.description).toBe('a, "b" {c}');
+    expect(stored?.body.data).toBe(data.replace('\ud800', '\ufffd'));
+    await store.messages.update([{ id: id!, status: 'error', error: 'a "b" \\ {c} \udc00', leaseOwner: null }]);
+    expect(await store.messages.get('USER', id!)).toMatchObject({ status: 'error', error: 'a "b" \\ {c} \ufffd', leaseOwner: null });
+  });
+});
