@@ -4,6 +4,7 @@
  * and crash detection. Knows frames, not components.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { channel } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -56,6 +57,22 @@ interface Pending {
  * the heap, which keeps up to 16 MB free for reuse. Other C libraries ignore these variables.
  */
 const workerMalloc = { MALLOC_MMAP_THRESHOLD_: String(16 * 1024 * 1024), MALLOC_TRIM_THRESHOLD_: String(16 * 1024 * 1024) };
+
+/** A frame crossing the pipe of a worker, as `workerFrames` publishes it. */
+export interface WorkerFrameEvent {
+  pid: number;
+  direction: 'to-worker' | 'from-worker';
+  /** The frame's type (`invoke`, `op`, `result`, ...). */
+  type: string;
+  /** `performance.now()` when the frame was handed to the pipe or decoded from it. */
+  at: number;
+}
+
+/**
+ * Every frame written to or read from a worker, for measuring where a round trip's time goes
+ * (bench/chain-timeline.ts). Publishing is skipped while nothing subscribes: one property read per frame.
+ */
+export const workerFrames = channel('conveyor:python-worker-frame');
 
 /** How many stderr lines a crash report quotes. */
 const stderrMemory = 20;
@@ -222,6 +239,8 @@ export class PythonWorker {
   }
 
   private receive(frame: WorkerFrame): void {
+    if (workerFrames.hasSubscribers)
+      workerFrames.publish({ pid: this.pid, direction: 'from-worker', type: frame.t, at: performance.now() } satisfies WorkerFrameEvent);
     switch (frame.t) {
       case 'result':
       case 'failure': {
@@ -257,8 +276,10 @@ export class PythonWorker {
   }
 
   /** The frame's buffers in one `writev` (a carried body goes out from its own buffer, uncopied). */
-  private writeFrame(frame: unknown): void {
+  private writeFrame(frame: EngineRequestFrame | OpAnswerFrame): void {
     const parts = encodeFrame(frame);
+    if (workerFrames.hasSubscribers)
+      workerFrames.publish({ pid: this.pid, direction: 'to-worker', type: frame.t, at: performance.now() } satisfies WorkerFrameEvent);
     if (parts.length === 1) {
       this.toWorker.write(parts[0]);
       return;
