@@ -12,6 +12,7 @@
 import pg from 'pg';
 // @ts-expect-error: the driver's helpers ship without types; prepareValue turns a JS value into its text form.
 import pgUtils from 'pg/lib/utils.js';
+import { hotPathPlannerSettings } from '../src/store/postgres/postgres-writes.ts';
 import { closedLoop } from './support/load.ts';
 import { requiredPgUrl, withDatabase } from './support/postgres-url.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction, type ChainKind } from './support/production.ts';
@@ -31,8 +32,7 @@ const originalQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function capturingQuery(this: pg.Client, ...args: unknown[]) {
   const first = args[0] as { name?: unknown; text?: unknown; values?: unknown[] } | undefined;
   if (capturing && typeof first === 'object' && first?.name === 'conveyor-write-batch' && Array.isArray(first.values)) {
-    const arrays = first.values.filter((value) => Array.isArray(value));
-    if (arrays.every((array: unknown[]) => array.length > 0)) captured = { text: String(first.text), values: first.values };
+    captured = { text: String(first.text), values: first.values };
   }
   return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof pg.Client.prototype.query;
@@ -42,7 +42,8 @@ await admin.connect();
 await admin.query(`CREATE DATABASE ${database}`);
 try {
   const production = await openBenchProduction({ items: chainItems(kind, 2), storeUrl: databaseUrl });
-  const stats = new pg.Client({ connectionString: databaseUrl });
+  // With the hot path's planner settings, so that the batch explained below is planned as the store's connections plan it.
+  const stats = new pg.Client({ connectionString: databaseUrl, options: hotPathPlannerSettings });
   await stats.connect();
   try {
     const call = chainCall(kind, production.running);
@@ -124,7 +125,7 @@ async function tableFigures(client: pg.Client): Promise<Map<string, TableFigures
  * switches to after five executions, which is the plan the store's statement runs most of the time.
  */
 async function explain(client: pg.Client, statement: { text: string; values: unknown[] }): Promise<void> {
-  const values = rewritePatchIds(statement.text, statement.values);
+  const values = rewritePatchIds(statement.values);
   // EXPLAIN EXECUTE takes no bound parameters: the values go in as literals, in the driver's text form.
   const literals = values
     .map((value) => {
@@ -149,13 +150,10 @@ async function explain(client: pg.Client, statement: { text: string; values: unk
   }
 }
 
-/** The captured inserts may carry ids drawn ahead (the last array of the insert half), already used: draw new ones. */
-function rewritePatchIds(text: string, values: unknown[]): unknown[] {
+/** The captured inserts may carry ids drawn ahead (`given_id` in the json rows, $3), already used: the statement draws new ones. */
+function rewritePatchIds(values: unknown[]): unknown[] {
   const copy = [...values];
-  const givenIds = /\$(\d+)::bigint\[\]\) WITH ORDINALITY/.exec(text);
-  if (givenIds !== null) {
-    const index = Number(givenIds[1]) - 1;
-    copy[index] = (copy[index] as unknown[]).map(() => null);
-  }
+  const rows = JSON.parse(String(copy[2])) as Array<Record<string, unknown>>;
+  copy[2] = JSON.stringify(rows.map(({ given_id: _used, ...row }) => row));
   return copy;
 }
