@@ -80,3 +80,10 @@ class Registered(Message):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         Registered.subclasses.append(cls)
+
+
+class TypedHandlers(BusinessProcess):
+    """Dispatches by the request's class: must find its handler before the request is decoded."""
+
+    def on_bulky(self, request: Bulky):
+        return self.send_request_sync('Next', request)

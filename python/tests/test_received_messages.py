@@ -193,6 +193,10 @@ class PassOnThroughAWorkerTest(unittest.TestCase):
         _, carried = self.pass_on('InputPassOn', hook='process_input')
         self.assertEqual(carried, TEXT.encode('utf-8'))
 
+    def test_a_typed_handler_is_found_for_an_undecoded_request_which_goes_on_as_it_came(self):
+        _, carried = self.pass_on('TypedHandlers')
+        self.assertEqual(carried, TEXT.encode('utf-8'))
+
     def test_a_process_that_reads_sends_the_same_message_encoded_again(self):
         _, carried = self.pass_on('ReadThenPassOn')
         self.assertEqual(json.loads(carried), json.loads(TEXT))
