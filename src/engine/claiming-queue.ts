@@ -118,7 +118,11 @@ export class ClaimingQueue implements ItemQueue {
   push(message: StoredMessage): void {
     if (this.handoffs.delete(message.id)) {
       this.reserved = Math.max(0, this.reserved - 1);
-      this.hand({ ...message, status: 'delivered', leaseOwner: this.options.nodeId });
+      // Updated in place, not copied: a spread copy of a message kept its young objects alive across
+      // scavenges (running-production.ts, send). The message is the one this node just sent.
+      message.status = 'delivered';
+      message.leaseOwner = this.options.nodeId;
+      this.hand(message);
       return;
     }
     this.backlogEmpty = false;
