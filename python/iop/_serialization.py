@@ -243,6 +243,7 @@ def deserialize(body, lazy=False):
             if stand_in is not None:
                 message = object.__new__(stand_in)
                 object.__setattr__(message, _PENDING, text)
+                object.__setattr__(message, _LOCK, threading.RLock())
                 return message
         return from_json(cls, text)
     raise SerializationError(f'Unknown body encoding {encoding!r} for {classname}')
@@ -420,9 +421,11 @@ def _coerce(value, annotation):
 # not decode fails before the component's code runs. Long bodies are the ones frames carry raw.
 LAZY_MIN_CHARS = 1024
 _PENDING = '_conveyor_pending_json'
-# Held while a stand-in is decoded: another thread touching the same message waits for the fields
-# instead of reading the class defaults. Reentrant: `__init__` sets the fields through the stand-in.
-_decoding = threading.RLock()
+# Each stand-in's own lock, held while it is decoded: another thread touching the same message waits
+# for the fields instead of reading the class defaults. Reentrant: `__init__` sets the fields through
+# the stand-in. Per message, not one for all: decoding runs the class's `__init__`/`__post_init__`,
+# user code that may wait on a thread touching another message. Gone once the message is decoded.
+_LOCK = '_conveyor_decoding'
 
 
 class _StandInType(type):
@@ -433,6 +436,10 @@ class _StandInType(type):
 
     def __hash__(cls):
         return hash(cls._conveyor_class)
+
+    def __call__(cls, *args, **kwargs):
+        # `type(m)(...)` on a message not yet touched builds a plain instance of its class.
+        return cls._conveyor_class(*args, **kwargs)
 
 
 # message class -> its stand-in class, or None when its instances cannot be decoded in place
@@ -471,8 +478,7 @@ def _make_stand_in(cls):
 def _read_undecoded(message, name):
     if name == '__class__':  # what a failed isinstance() asks: the answer needs no decoding
         return type(message)._conveyor_class
-    with _decoding:
-        _decode_in_place(message)
+    _decode_locked(message)
     return object.__getattribute__(message, name)
 
 
@@ -480,15 +486,21 @@ def _write_undecoded(message, name, value):
     if name == '_iris_id':  # the SDK telling a received message its id: not part of the body
         object.__setattr__(message, name, value)
         return
-    with _decoding:
-        _decode_in_place(message)
+    _decode_locked(message)
     object.__setattr__(message, name, value)
 
 
 def _delete_undecoded(message, name):
-    with _decoding:
-        _decode_in_place(message)
+    _decode_locked(message)
     object.__delattr__(message, name)
+
+
+def _decode_locked(message):
+    lock = object.__getattribute__(message, '__dict__').get(_LOCK)
+    if lock is None:
+        return  # decoded meanwhile by another thread
+    with lock:
+        _decode_in_place(message)
 
 
 def _decode_in_place(message):
@@ -500,8 +512,10 @@ def _decode_in_place(message):
         return
     stand_in = type(message)
     cls = stand_in._conveyor_class
+    lock = state.pop(_LOCK, None)
     learnt = dict(state)  # the id set on receipt: after the fields, as when decoded at once
     state.clear()
+    state[_LOCK] = lock  # until the fields are in: another thread touching it waits on the lock
     try:
         fields = _fields_of(cls)
         data = loads(text)
@@ -512,18 +526,29 @@ def _decode_in_place(message):
         state.clear()
         state.update(learnt)
         state[_PENDING] = text  # still undecoded: the next touch fails the same way
+        state[_LOCK] = lock
+        what = f'(while decoding the received {cls.__module__}.{cls.__name__} when it was first used)'
+        if isinstance(error, AttributeError):
+            # Raised out of __getattribute__ it would read as "no such attribute": hasattr() and
+            # getattr() with a default would hide the failure that decoding at once raised.
+            raise SerializationError(f'{type(error).__name__}: {error} {what}') from error
         add_note = getattr(error, 'add_note', None)  # Python 3.11 and later
         if add_note is not None and isinstance(error, Exception):
-            add_note(f'(while decoding the received {cls.__module__}.{cls.__name__} when it was first used)')
+            add_note(what)
         raise
+    state.pop(_LOCK, None)
     state.update(learnt)
     object.__setattr__(message, '__class__', cls)
 
 
 def _undecoded_body(message):
     """The body a stand-in arrived as, or None if it has been decoded meanwhile."""
-    with _decoding:
-        text = object.__getattribute__(message, '__dict__').get(_PENDING)
+    state = object.__getattribute__(message, '__dict__')
+    lock = state.get(_LOCK)
+    if lock is None:
+        return None
+    with lock:
+        text = state.get(_PENDING)
     if text is None:
         return None
     return {'classname': classname_of_class(type(message)._conveyor_class), 'encoding': 'json', 'data': text}

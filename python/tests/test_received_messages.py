@@ -11,7 +11,7 @@ import unittest
 
 from conveyor_host.host import WorkerHost
 from iop import _runtime
-from iop._serialization import deserialize, serialize
+from iop._serialization import SerializationError, deserialize, serialize
 from tests import forwarding_components
 from tests.forwarding_components import Bulky, Checked, Frozen, Registered, Slotted
 from tests.test_channel import FakeEngine
@@ -113,6 +113,49 @@ class ReceiveTest(unittest.TestCase):
             forwarding_components.BUILD_HOOK = None
         reader.join(5)
         self.assertEqual(seen, [5])
+
+    def test_decoding_waits_on_no_lock_but_the_message_s_own(self):
+        # The hook (user code in __post_init__) waits for a thread that reads another received
+        # message: with one lock for every message it waited forever.
+        first = receive(body('{"payload": "' + 'p' * 2000 + '"}', 'tests.forwarding_components.Checked'))
+        second = receive(body('{"payload": "' + 'q' * 2000 + '"}', 'tests.forwarding_components.Checked'))
+        seen = []
+
+        def hook(instance):
+            if instance is first:
+                forwarding_components.BUILD_HOOK = None
+                reader = threading.Thread(target=lambda: seen.append(len(second.payload)))
+                reader.start()
+                reader.join(5)
+
+        forwarding_components.BUILD_HOOK = hook
+        try:
+            self.assertEqual(len(first.payload), 2000)
+        finally:
+            forwarding_components.BUILD_HOOK = None
+        self.assertEqual(seen, [2000])
+
+    def test_its_type_called_before_the_first_read_builds_a_plain_instance(self):
+        message = receive(body())
+        built = type(message)(sequence=1, payload='x')
+        self.assertIs(type(built), Bulky)
+        self.assertEqual(pickle.loads(pickle.dumps(built)), built)
+        self.assertEqual(serialize(message), body())  # calling its type did not decode it
+
+    def test_an_attribute_error_while_decoding_is_raised_not_taken_for_a_missing_attribute(self):
+        message = receive(body('{"payload": "' + 'p' * 2000 + '"}', 'tests.forwarding_components.Checked'))
+
+        def hook(instance):
+            raise AttributeError('no such thing')
+
+        forwarding_components.BUILD_HOOK = hook
+        try:
+            with self.assertRaises(SerializationError) as raised:
+                hasattr(message, 'payload')
+        finally:
+            forwarding_components.BUILD_HOOK = None
+        self.assertIn('no such thing', str(raised.exception))
+        self.assertEqual(len(message.payload), 2000)  # still decodable once the hook is gone
 
     def test_a_body_that_does_not_decode_fails_at_the_first_read_and_again_at_the_next(self):
         message = receive(body('{"payload": "' + 'p' * 2000 + '", broken'))
