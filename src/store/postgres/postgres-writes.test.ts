@@ -121,6 +121,36 @@ describePg('PostgreSQL batch commits and the disk', () => {
     expect(rows).toEqual([{ status: 'error', error: 'boom', attempts: 3 }]);
   });
 
+  it('folds a patch whose error text holds a lone surrogate into its insert as the UPDATE would store it', async () => {
+    const [root] = await store.messages.insert([newMessage()]);
+    const [id] = (await pool.query<{ id: number }>(reserveMessageIdsSql, [1])).rows.map((row) => Number(row.id));
+    await postgresBatchWriter(
+      pool,
+      schema,
+      async () => 1,
+    )([
+      { kind: 'insert-messages', messages: [newMessage({ parentId: root! })], lazy: true, ids: [id!] },
+      { kind: 'patch-messages', patches: [{ id: id!, status: 'error', error: 'boom \ud800', leaseOwner: 'node \udc00' }] },
+    ]);
+    const { rows } = await pool.query('SELECT status, error, lease_owner FROM messages WHERE id = $1', [id]);
+    expect(rows).toEqual([{ status: 'error', error: 'boom \ufffd', lease_owner: 'node \ufffd' }]);
+  });
+
+  it('refuses a number JSON cannot carry (NaN, an infinity) instead of storing NULL', async () => {
+    const [id] = await store.messages.insert([newMessage()]);
+    const write = postgresBatchWriter(pool, schema, async () => 1);
+    await expect(
+      write([{ kind: 'patch-messages', patches: [{ id: id!, status: 'delivered', leaseOwner: 'n', leaseUntil: Number.NaN }] }]),
+    ).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+    });
+    await expect(write([{ kind: 'insert-messages', messages: [newMessage({ priority: Number.POSITIVE_INFINITY })] }])).rejects.toMatchObject({
+      code: 'ERR_INVALID_INPUT',
+    });
+    const { rows } = await pool.query('SELECT status, lease_until FROM messages WHERE id = $1', [id]);
+    expect(rows).toEqual([{ status: 'queued', lease_until: null }]);
+  });
+
   it('leaves the connection as it was after a batch that did not wait', async () => {
     const [root] = await store.messages.insert([newMessage()]);
     await postgresBatchWriter(pool, schema, async () => 1)([{ kind: 'insert-messages', messages: [newMessage({ parentId: root! })] }]);

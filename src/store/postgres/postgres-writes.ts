@@ -330,7 +330,17 @@ async function writeMessages(
   const values: unknown[] = [now, mayRelax];
   if (shape !== 'patches') values.push(JSON.stringify(rows));
   if (shape !== 'inserts')
-    values.push(JSON.stringify(updates.map((patch) => ({ ...patch, error: wellFormed(patch.error), leaseOwner: wellFormed(patch.leaseOwner) }))));
+    values.push(
+      JSON.stringify(
+        updates.map((patch) => ({
+          ...patch,
+          error: wellFormed(patch.error),
+          leaseOwner: wellFormed(patch.leaseOwner),
+          attempts: finite(patch.attempts, 'attempts'),
+          leaseUntil: finite(patch.leaseUntil, 'lease_until'),
+        })),
+      ),
+    );
   let answer: Array<{ ids: Array<string | number> }>;
   try {
     ({ rows: answer } = await client.query<{ ids: Array<string | number> }>({ ...writeStatements[shape], values }));
@@ -354,6 +364,15 @@ async function writeMessages(
  * as JSON).
  */
 const loneSurrogate = /\p{Surrogate}/gu;
+/**
+ * A number for a JSON parameter. JSON writes NaN and the infinities as null, which would store NULL
+ * (a lease that never ends) where the array parameters refused them: refused here instead.
+ */
+function finite<T extends number | null | undefined>(value: T, column: string): T {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new ConveyorError('ERR_INVALID_INPUT', `Cannot store ${value} as a message's ${column}`);
+  return value;
+}
+
 function wellFormed<T extends string | null | undefined>(text: T): T {
   if (typeof text !== 'string') return text;
   loneSurrogate.lastIndex = 0;
@@ -376,13 +395,13 @@ function insertRows(ops: Array<Extract<PgWrite, { kind: 'insert-messages' }>>, n
         target: wellFormed(message.target),
         response_required: message.responseRequired,
         status: op.lease === undefined ? message.status : 'delivered',
-        priority: message.priority,
+        priority: finite(message.priority, 'priority'),
         description: wellFormed(message.description),
         classname: wellFormed(message.body.classname),
         encoding: wellFormed(message.body.encoding),
         data: wellFormed(message.body.data),
         lease_owner: wellFormed(op.lease?.owner),
-        lease_until: op.lease?.until,
+        lease_until: finite(op.lease?.until, 'lease_until'),
         trace_parent: wellFormed(message.traceParent ?? undefined),
         lazy: op.lazy === true ? true : undefined,
         given_id: op.ids?.[index],
@@ -415,7 +434,11 @@ function foldIntoInserts(patches: MessagePatch[], inserts: Array<Extract<PgWrite
   return patches.filter((patch) => {
     const row = given.get(patch.id);
     if (row === undefined) return true;
-    for (const [column, key] of patchFields) if (patch[key] !== undefined) row[column] = patch[key];
+    for (const [column, key] of patchFields) {
+      const value = patch[key];
+      // As a patch's text in the UPDATE's parameter: no lone surrogate in the JSON (PostgreSQL refuses it).
+      if (value !== undefined) row[column] = typeof value === 'string' ? wellFormed(value) : finite(value, column);
+    }
     row.lazy = undefined;
     return false;
   });
