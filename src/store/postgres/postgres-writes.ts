@@ -329,18 +329,7 @@ async function writeMessages(
   const shape: BatchShape = inserts.length === 0 ? 'patches' : updates.length === 0 ? 'inserts' : 'both';
   const values: unknown[] = [now, mayRelax];
   if (shape !== 'patches') values.push(JSON.stringify(rows));
-  if (shape !== 'inserts')
-    values.push(
-      JSON.stringify(
-        updates.map((patch) => ({
-          ...patch,
-          error: wellFormed(patch.error),
-          leaseOwner: wellFormed(patch.leaseOwner),
-          attempts: finite(patch.attempts, 'attempts'),
-          leaseUntil: finite(patch.leaseUntil, 'lease_until'),
-        })),
-      ),
-    );
+  if (shape !== 'inserts') values.push(JSON.stringify(updates));
   let answer: Array<{ ids: Array<string | number> }>;
   try {
     ({ rows: answer } = await client.query<{ ids: Array<string | number> }>({ ...writeStatements[shape], values }));
@@ -434,11 +423,7 @@ function foldIntoInserts(patches: MessagePatch[], inserts: Array<Extract<PgWrite
   return patches.filter((patch) => {
     const row = given.get(patch.id);
     if (row === undefined) return true;
-    for (const [column, key] of patchFields) {
-      const value = patch[key];
-      // As a patch's text in the UPDATE's parameter: no lone surrogate in the JSON (PostgreSQL refuses it).
-      if (value !== undefined) row[column] = typeof value === 'string' ? wellFormed(value) : finite(value, column);
-    }
+    for (const [column, key] of patchFields) if (patch[key] !== undefined) row[column] = patch[key];
     row.lazy = undefined;
     return false;
   });
@@ -447,7 +432,8 @@ function foldIntoInserts(patches: MessagePatch[], inserts: Array<Extract<PgWrite
 /**
  * Several patches of one message in a batch are merged in order (a later field wins), which is what
  * applying them one by one would leave; one UPDATE can change a row only once. Ascending ids:
- * concurrent batches lock rows in one order, which keeps deadlocks rare.
+ * concurrent batches lock rows in one order, which keeps deadlocks rare. Each comes out as the
+ * batch's JSON may carry it, whether it goes to the UPDATE or is folded into an insert.
  */
 function mergedPatches(patches: MessagePatch[]): MessagePatch[] {
   const merged = new Map<number, MessagePatch>();
@@ -455,7 +441,19 @@ function mergedPatches(patches: MessagePatch[]): MessagePatch[] {
     const previous = merged.get(patch.id);
     merged.set(patch.id, previous === undefined ? { ...patch } : mergeDefined(previous, patch));
   }
-  return [...merged.values()].sort((a, b) => a.id - b.id);
+  return [...merged.values()].map(storablePatch).sort((a, b) => a.id - b.id);
+}
+
+/** Texts without lone surrogates, numbers finite (wellFormed, finite). */
+function storablePatch(patch: MessagePatch): MessagePatch {
+  return {
+    ...patch,
+    error: wellFormed(patch.error),
+    leaseOwner: wellFormed(patch.leaseOwner),
+    correspondingId: finite(patch.correspondingId, 'corresponding_id'),
+    attempts: finite(patch.attempts, 'attempts'),
+    leaseUntil: finite(patch.leaseUntil, 'lease_until'),
+  };
 }
 
 async function allocate(client: pg.PoolClient, name: string, text: string, count: number): Promise<number[]> {
