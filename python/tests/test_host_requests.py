@@ -1,30 +1,18 @@
 import os
 import tempfile
-import threading
 import unittest
 
-from conveyor_host.host import WorkerHost
-from tests.test_channel import FakeEngine
+from tests.worker_host_case import WorkerHostCase
 
 
-class HostRequestsTest(unittest.TestCase):
+class HostRequestsTest(WorkerHostCase):
     """The worker host answers `dtl` and `migrate` frames with `result` or structured `failure` frames."""
-
-    def setUp(self):
-        self.engine = FakeEngine()
-        self.engine.channel.start()
-        self.host = threading.Thread(target=WorkerHost(self.engine.channel).run, daemon=True)
-        self.host.start()
-        self.assertEqual(self.engine.read()['t'], 'hello')
 
     def tearDown(self):
         self.engine.write({'t': 'teardown', 'id': 999})
         self.assertEqual(self.engine.read(), {'t': 'result', 'id': 999, 'value': None})
         self.host.join(5)
-        self.engine.close()
-        self.assertTrue(self.engine.ended.wait(5), 'the channel reader did not end')
-        for fd in (self.engine.to_worker_read, self.engine.from_worker_read, self.engine.from_worker_write):
-            os.close(fd)
+        super().tearDown()
 
     def dtl(self, frame_id, mode, code, source=None):
         self.engine.write({'t': 'dtl', 'id': frame_id, 'mode': mode, 'code': code, 'imports': '', 'source': source or {}, 'target': {}, 'aux': '', 'locals': {}})

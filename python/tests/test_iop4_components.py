@@ -1,19 +1,16 @@
 import json
-import os
-import threading
 import unittest
 import warnings
 
 import iris
-from conveyor_host.host import WorkerHost
-from iop import BusinessOperation, BusinessService, _runtime, PollingBusinessService, handler
+from iop import BusinessOperation, BusinessService, PollingBusinessService, handler
 from iop._dispatch import dispatch_table, find_handler
 from iop._components import adapter_type_of
 
 from tests.iop4_fixtures import duplex
 from tests.iop4_fixtures.components import Order, OrderOperation, Receipt
 from tests.sample_messages import SimpleMessage
-from tests.test_channel import FakeEngine
+from tests.worker_host_case import WorkerHostCase
 
 
 class HandlerDispatchTest(unittest.TestCase):
@@ -108,24 +105,12 @@ class ServiceTest(unittest.TestCase):
             self.assertEqual(Legacy.__new__(Legacy).on_process_input(None), 'legacy')
 
 
-class DuplexSessionTest(unittest.TestCase):
+class DuplexSessionTest(WorkerHostCase):
     """Private sessions through a real worker host: the frames the engine receives, and the process hooks."""
 
     def setUp(self):
         duplex.EVENTS.clear()
-        self.engine = FakeEngine()
-        self.engine.channel.start()
-        self.host = threading.Thread(target=WorkerHost(self.engine.channel).run, daemon=True)
-        self.host.start()
-        self.assertEqual(self.engine.read()['t'], 'hello')
-
-    def tearDown(self):
-        self.engine.close()
-        self.host.join(5)
-        self.assertTrue(self.engine.ended.wait(5))
-        for fd in (self.engine.to_worker_read, self.engine.from_worker_read, self.engine.from_worker_write):
-            os.close(fd)
-        _runtime.link.channel = None  # the next test's code runs outside a worker again
+        super().setUp()
 
     def init(self, class_name, host_settings):
         self.engine.write({'t': 'init', 'id': 1, 'module': 'tests.iop4_fixtures.duplex', 'className': class_name, 'classpaths': [],

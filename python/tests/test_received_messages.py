@@ -4,17 +4,14 @@ into a plain instance of its class, and a changed one is encoded from its attrib
 import copy
 import dataclasses
 import json
-import os
 import pickle
 import threading
 import unittest
 
-from conveyor_host.host import WorkerHost
-from iop import _runtime
 from iop._serialization import SerializationError, deserialize, serialize
 from tests import forwarding_components
 from tests.forwarding_components import Bulky, Checked, Frozen, Registered, Slotted
-from tests.test_channel import FakeEngine
+from tests.worker_host_case import WorkerHostCase
 
 BULKY = 'tests.forwarding_components.Bulky'
 # Not the compact form serialize writes: spacing, key order and an unknown key must all survive a pass-on.
@@ -193,23 +190,8 @@ class ReceiveTest(unittest.TestCase):
             receive(body(classname='tests.nowhere.Bulky'))
 
 
-class PassOnThroughAWorkerTest(unittest.TestCase):
+class PassOnThroughAWorkerTest(WorkerHostCase):
     """A real worker host between two pipes: what the engine receives when a process passes on a large request."""
-
-    def setUp(self):
-        self.engine = FakeEngine()
-        self.engine.channel.start()
-        self.host = threading.Thread(target=WorkerHost(self.engine.channel).run, daemon=True)
-        self.host.start()
-        self.assertEqual(self.engine.read()['t'], 'hello')
-
-    def tearDown(self):
-        self.engine.close()
-        self.host.join(5)
-        self.assertTrue(self.engine.ended.wait(5))
-        for fd in (self.engine.to_worker_read, self.engine.from_worker_read, self.engine.from_worker_write):
-            os.close(fd)
-        _runtime.link.channel = None
 
     def pass_on(self, class_name, hook='message'):
         """Sends TEXT into `class_name`; returns the head and carried bytes of the op frame it sends on."""
