@@ -20,7 +20,7 @@ import type { BodyTest, PathStep } from '../../core/body-condition.ts';
 import type { BodyEncoding } from '../../core/message.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { MessageHit, MessageSearch, MessageSearchPage } from '../store.ts';
-import { notCompleted } from './status-indexes.ts';
+import { statusSearchTerm } from './status-indexes.ts';
 
 type HitRow = HeaderRow & { classname: string; encoding: BodyEncoding; body: string };
 
@@ -66,7 +66,8 @@ function build(nsId: number, search: MessageSearch): Built {
   add('m.target = ?', search.target);
   add('m.classname = ?', search.classname);
   add('m.status = ?', search.status);
-  if (search.status !== undefined && search.status !== 'completed') where.push(notCompleted('m'));
+  const statusTerm = statusSearchTerm(search.status, 'm');
+  if (statusTerm !== null) where.push(statusTerm);
   add('m.kind = ?', search.kind);
   add('m.session_id = ?', search.sessionId);
   add('m.response_required = ?', search.responseRequired === undefined ? undefined : Number(search.responseRequired));

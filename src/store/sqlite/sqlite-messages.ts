@@ -9,7 +9,7 @@ import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, Mes
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { SqliteMessageSearch } from './sqlite-message-search.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
-import { notCompleted } from './status-indexes.ts';
+import { notCompleted, statusSearchTerm } from './status-indexes.ts';
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
@@ -198,7 +198,8 @@ function searchQuery(nsId: number, filter: MessageFilter, limit: number): { sql:
   add('m.target = ?', filter.target);
   add('m.classname = ?', filter.classname);
   add('m.status = ?', filter.status);
-  if (filter.status !== undefined && filter.status !== 'completed') where.push(notCompleted('m'));
+  const statusTerm = statusSearchTerm(filter.status, 'm');
+  if (statusTerm !== null) where.push(statusTerm);
   add('m.kind = ?', filter.kind);
   add('m.session_id = ?', filter.sessionId);
   add('m.id < ?', filter.beforeId);

@@ -1,8 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../test/support/temp-dir.ts';
 import { newMessage } from '../conformance/harness.ts';
 import { sqliteMigrations } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
@@ -14,13 +13,11 @@ function indexEntries(db: Database.Database, index: string): number {
 }
 
 describe('sqlite store: status indexes without completed messages', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'conveyor-status-indexes-'));
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir('conveyor-status-indexes-');
   });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterEach(() => dir.remove());
 
   async function storeWithOneOfEach(path: string): Promise<number[]> {
     const store = await openSqliteStore({ path });
@@ -37,7 +34,7 @@ describe('sqlite store: status indexes without completed messages', () => {
   }
 
   it('keeps completed messages out of both indexes, while claims and queue depths still find the rest', async () => {
-    const path = join(dir, 'store.db');
+    const path = join(dir.path, 'store.db');
     const [, , queued] = await storeWithOneOfEach(path);
     const db = new Database(path, { readonly: true });
     try {
@@ -63,7 +60,7 @@ describe('sqlite store: status indexes without completed messages', () => {
   });
 
   it('rebuilds the full indexes of an older store as partial ones when it opens', async () => {
-    const path = join(dir, 'old.db');
+    const path = join(dir.path, 'old.db');
     await storeWithOneOfEach(path);
     // Put the store back as the step before wrote it: full indexes, the step not recorded.
     const old = new Database(path);

@@ -13,5 +13,13 @@ export function notCompleted(alias?: string): string {
   return `${alias === undefined ? '' : `${alias}.`}status <> 'completed'`;
 }
 
+/**
+ * The term a search by `status` adds so that the status indexes may serve it: none for no status or
+ * for `completed`, whose messages are not in them (such a search walks the namespace).
+ */
+export function statusSearchTerm(status: string | undefined, alias: string): string | null {
+  return status === undefined || status === 'completed' ? null : notCompleted(alias);
+}
+
 /** The condition the migration `status-indexes-without-completed` gives both indexes. */
 export const statusIndexCondition = notCompleted();
