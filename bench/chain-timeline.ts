@@ -10,11 +10,9 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { workerFrames, type WorkerFrameEvent } from '../src/bridge/python-worker.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction } from './support/production.ts';
-import { fmt } from './support/stats.ts';
+import { option } from './support/results.ts';
+import { ascending, fmt, quantile } from './support/stats.ts';
 
-function option(name: string, fallback: string): string {
-  return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-}
 const rounds = Number(option('rounds', '500'));
 const durability = option('durability', 'normal') === 'full' ? 'full' : 'normal';
 const payload = 'x'.repeat(Number(option('payload', '64')));
@@ -50,8 +48,8 @@ try {
     record(`${events.length + 1}. engine → caller`, true, ended);
     totals.push(ended - started);
   }
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const p90 = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)]!;
+  const median = (values: number[]): number => quantile(ascending(values), 0.5);
+  const p90 = (values: number[]): number => quantile(ascending(values), 0.9);
   console.log(`${rounds} round trips one at a time, pool 1, durability ${durability}: median ${fmt(median(totals) * 1000)} µs`);
   let engine = 0;
   let workers = 0;

@@ -10,11 +10,8 @@ import { concurrencyFor } from './support/chain.ts';
 import { openFloor } from './support/floor-chain.ts';
 import { closedLoop } from './support/load.ts';
 import { benchRequest, chainCall, chainItems, openBenchProduction } from './support/production.ts';
+import { option } from './support/results.ts';
 import { fmt } from './support/stats.ts';
-
-function option(name: string, fallback: string): string {
-  return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-}
 
 const pools = option('pools', '1,2').split(',').map(Number);
 const windowMs = Number(option('window', '2000'));

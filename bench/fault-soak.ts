@@ -15,8 +15,8 @@ import { lookupImportFaults } from '../test/fault/scenarios/lookup-import.ts';
 import { messageStreamFaults } from '../test/fault/scenarios/message-stream.ts';
 import { migrationFaults } from '../test/fault/scenarios/migration.ts';
 import { reportFigures, SeededRandom, type FaultFigures } from '../test/fault/support/fault-run.ts';
+import { option } from './support/results.ts';
 
-const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const kills = Number(option('kills') ?? 20);
 const seedText = option('seed');
 const suites = ['stream', 'definition', 'migration', 'lookups', 'cluster'] as const;

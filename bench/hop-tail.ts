@@ -14,10 +14,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { newItem } from '../src/core/production.ts';
 import { LineWorker } from './support/floor-chain.ts';
 import { benchRequest, openBenchProduction, sendSync } from './support/production.ts';
+import { option } from './support/results.ts';
 
-function option(name: string, fallback: string): string {
-  return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-}
 const rate = Number(option('rate', '800'));
 const seconds = Number(option('seconds', '5'));
 const poolSize = Number(option('pool', '1'));

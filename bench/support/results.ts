@@ -51,8 +51,15 @@ export async function runScenario<Figures>(scenario: string, setup: Record<strin
   return result;
 }
 
+/** The value of `--name=value` on the command line, else `fallback`. */
+export function option(name: string): string | undefined;
+export function option(name: string, fallback: string): string;
+export function option(name: string, fallback?: string): string | undefined {
+  return process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+}
+
 function numberFlag(name: string): number | undefined {
-  const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const value = option(name);
   return value === undefined ? undefined : Number(value);
 }
 
