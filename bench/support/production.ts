@@ -124,6 +124,7 @@ function runningProduction(engine: Engine): RunningProduction {
 
 /** The last large payload's JSON text as UTF-8, so that a run encodes it once, not once per request. */
 let encodedPayload: { payload: string; json: Buffer } | null = null;
+const closingBrace = Buffer.from('}');
 
 /**
  * A BenchRequest body. A large one (a body the engine carries as bytes) is built as the UTF-8 bytes a
@@ -138,7 +139,6 @@ export function benchRequest(sequence: number, payload: string): MessageBody {
   carryBodyBytes(body, Buffer.concat([Buffer.from(`{"sequence":${sequence},"payload":`), encodedPayload.json, closingBrace]));
   return body;
 }
-const closingBrace = Buffer.from('}');
 
 /** One synchronous request from the benchmark (as a service) to an item; resolves with the reply. */
 export async function sendSync(running: RunningProduction, target: string, body: MessageBody): Promise<Reply> {
