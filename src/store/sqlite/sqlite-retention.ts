@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import type { PurgeBatch, PurgeBatchOptions, PurgePosition, RetentionPolicy, RetentionRepository, StoreUsage } from '../store.ts';
 import { eligibleMessage, headerBytes, logEntryBytes, bodyBytes } from '../retention-rules.ts';
 import type { SqliteContext } from './sqlite-context.ts';
-import { withoutOwnFsync } from './without-own-fsync.ts';
+import { withoutOwnFsync, type WithoutOwnFsync } from './without-own-fsync.ts';
 
 interface PolicyRow {
   message_days: number | null;
@@ -45,12 +45,14 @@ export class SqliteRetention implements RetentionRepository {
   readonly #deleteBodies: Database.Statement<[string]>;
   readonly #deleteMessages: Database.Statement<[string]>;
   readonly #deleteLog: Database.Statement<[string]>;
+  readonly #withoutOwnFsync: WithoutOwnFsync;
 
   constructor(ctx: SqliteContext, walPagesWritten: WalPagesWritten, flush: WalFlush) {
     this.#ctx = ctx;
     this.#walPagesWritten = walPagesWritten;
     this.#flush = flush;
     const db = ctx.db;
+    this.#withoutOwnFsync = withoutOwnFsync(db);
     this.#getPolicy = db.prepare('SELECT message_days, log_days, max_store_bytes FROM retention_policies WHERE ns_id = ?');
     // INDEXED BY: a fresh database has no statistics, and the walk must stay inside (ns_id, created_at).
     this.#messageVictims = db.prepare(`
@@ -138,7 +140,7 @@ export class SqliteRetention implements RetentionRepository {
       if (options.dryRun || rows.length === 0) return { count: rows.length, bodies, bytes, next };
       // Without its own fsync: a purge lost to a power cut is only done again, and the next group commit's
       // WAL sync makes it durable anyway. An fsync here would hold the event loop and compete with the hot path's.
-      const count = withoutOwnFsync(db, () => db.transaction(() => remove(JSON.stringify(rows.map((row) => row.id)))).immediate());
+      const count = this.#withoutOwnFsync(() => db.transaction(() => remove(JSON.stringify(rows.map((row) => row.id)))).immediate());
       // Rows are removed oldest first, so they sit side by side: about their bytes in table pages, as many again in index pages.
       this.#walPagesWritten(2 * Math.ceil(bytes / 4096) + 2);
       return { count, bodies, bytes, next };

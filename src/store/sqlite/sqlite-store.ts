@@ -119,10 +119,11 @@ class SqliteStore implements Store {
     const ctx = new SqliteContext(db);
     this.#ctx = ctx;
     const commitBatch = sqliteBatchWriter(db);
+    const relaxed = withoutOwnFsync(db);
     // The connection stays at synchronous = FULL for every other write (definitions, users…);
     // only the group commit, whose writers wait for the WAL sync, writes without its own fsync.
     const write = (batch: readonly SqliteWrite[]) => {
-      const ids = ctx.runSync('write to the store', () => (walSync ? withoutOwnFsync(db, () => commitBatch(batch)) : commitBatch(batch)));
+      const ids = ctx.runSync('write to the store', () => (walSync ? relaxed(() => commitBatch(batch)) : commitBatch(batch)));
       checkpointer?.committed(walPagesOf(batch));
       return ids;
     };

@@ -21,14 +21,14 @@ describe('withoutOwnFsync', () => {
 
   it('writes at NORMAL and puts FULL back, also when the work throws', () => {
     db.pragma('synchronous = FULL');
-    const seen = withoutOwnFsync(db, () => {
+    const seen = withoutOwnFsync(db)(() => {
       db.prepare('INSERT INTO t VALUES (1)').run();
       return level();
     });
     expect(seen).toBe(1);
     expect(level()).toBe(2);
     expect(() =>
-      withoutOwnFsync(db, () => {
+      withoutOwnFsync(db)(() => {
         throw new Error('the batch failed');
       }),
     ).toThrow('the batch failed');
@@ -36,9 +36,16 @@ describe('withoutOwnFsync', () => {
     expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(1);
   });
 
+  it('writes at NORMAL on every use of one switch, not only the first', () => {
+    db.pragma('synchronous = FULL');
+    const relaxed = withoutOwnFsync(db);
+    expect([relaxed(level), relaxed(level), relaxed(level)]).toEqual([1, 1, 1]);
+    expect(level()).toBe(2);
+  });
+
   it('leaves a connection at NORMAL as it is', () => {
     db.pragma('synchronous = NORMAL');
-    expect(withoutOwnFsync(db, level)).toBe(1);
+    expect(withoutOwnFsync(db)(level)).toBe(1);
     expect(level()).toBe(1);
   });
 
