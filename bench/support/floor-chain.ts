@@ -109,7 +109,8 @@ class GroupCommit {
   }
 }
 
-function openDatabase(path: string) {
+/** The floor's store: the engine's rows in their least form, group-committed and synced as the store does. */
+export function openFloorStore(path: string) {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -145,7 +146,7 @@ function openDatabase(path: string) {
   };
 }
 
-type Store = ReturnType<typeof openDatabase>;
+type Store = ReturnType<typeof openFloorStore>;
 
 interface Slot {
   service: LineWorker;
@@ -169,7 +170,7 @@ async function roundTrip(store: Store, slot: Slot, input: unknown): Promise<unkn
 /** The floor's chains: `poolSize` sets of three workers, one round trip per set at a time. */
 export function openFloor(poolSize: number, payloadBytes: number) {
   const dir = mkdtempSync(join(tmpdir(), 'conveyor-bench-floor-'));
-  const store = openDatabase(join(dir, 'floor.db'));
+  const store = openFloorStore(join(dir, 'floor.db'));
   const free: Slot[] = Array.from({ length: poolSize }, () => ({ service: new LineWorker(), process: new LineWorker(), operation: new LineWorker() }));
   const all = [...free];
   const waiters: Array<(slot: Slot) => void> = [];
