@@ -1,7 +1,9 @@
 /**
  * Patches of requests handed on before their rows were committed (insertClaimed with ids drawn
  * ahead): they follow the insert into its committer and are folded into it, or wait for its commit.
+ * So do the inserts that refer to them (a response, a child request): never committed first.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newMessage } from '../conformance/harness.ts';
 import type { MessageRepository, Store } from '../store.ts';
@@ -54,6 +56,36 @@ describePg('PostgreSQL patches of uncommitted hand-offs', () => {
       'a patch folded into its insert',
     );
     for (const id of finished) expect(await row(id)).toEqual({ status: 'error', error: 'boom', attempts: 2, lease_owner: null });
+  });
+
+  it('never commits a response, or a child request, before the uncommitted request handed on that it refers to', async () => {
+    // Connected beforehand: the check runs the moment the response's commit is reported.
+    const reader = new pg.Client({ connectionString: pgUrl });
+    await reader.connect();
+    try {
+      const stored = async (id: number): Promise<boolean> => (await reader.query(`SELECT 1 FROM ${schema}.messages WHERE id = $1`, [id])).rowCount === 1;
+      let handedBeforeCommit = 0;
+      for (let round = 0; round < 8; round++) {
+        // A root request whose sender waits only for its reply: it rides in a later commit (up to
+        // 20 ms) of the committer that need not wait for the disk; a response without a parent goes
+        // to the other one.
+        const lazy = await messages.insertClaimed([newMessage({ responseRequired: true })], 'node-a', 60_000, { lazy: true });
+        if (!(await stored(lazy.ids[0]!))) handedBeforeCommit += 1;
+        const [response] = await store.messages.insert([newMessage({ kind: 'response', correspondingId: lazy.ids[0]!, status: 'completed' })]);
+        expect(await stored(lazy.ids[0]!)).toBe(true);
+        // A root request acknowledged once durable: its commit waits for the disk, its child's need not.
+        const durable = await messages.insertClaimed([newMessage()], 'node-a', 60_000);
+        const [child] = await store.messages.insert([newMessage({ parentId: durable.ids[0]! })]);
+        expect(await stored(durable.ids[0]!)).toBe(true);
+        await Promise.all([lazy.committed, durable.committed, messages.update([{ id: lazy.ids[0]!, status: 'completed' }])]);
+        expect(await stored(response!)).toBe(true);
+        expect(await stored(child!)).toBe(true);
+      }
+      // Ids drawn ahead: most hand-offs went on before their commit (else this test proves nothing).
+      expect(handedBeforeCommit).toBeGreaterThan(4);
+    } finally {
+      await reader.end();
+    }
   });
 
   it('applies a patch of rows in both committers after their commits', async () => {

@@ -162,13 +162,44 @@ export class PostgresMessages implements MessageRepository {
     const note = (ids: number[]) =>
       this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
     if (drawn !== undefined) note(drawn);
-    const lane = this.#writes.laneFor(op);
     // Riding needs ids in hand: a caller waiting for them would wait for somebody else's commit.
-    const ids = this.#writes.submit(op, lane, lazy && drawn !== undefined);
+    const riding = lazy && drawn !== undefined;
+    const hinted = this.#writes.laneFor(op);
+    const earlier = this.#uncommittedOf(messages);
+    const earlierLane = earlier[0]?.lane ?? null;
+    let submitted: { ids: Promise<number[]>; lane: WriteLane | null };
+    if (earlier.length === 0) submitted = { ids: this.#writes.submit(op, hinted, riding), lane: hinted };
+    else if (earlierLane !== null && earlier.every((entry) => entry.lane === earlierLane)) {
+      submitted = { ids: this.#writes.submit(op, earlierLane, riding), lane: earlierLane };
+    } else {
+      // Lane null: a patch of these rows must wait for their commit too, not overtake the insert.
+      const ids = Promise.all(earlier.map((entry) => entry.committed)).then(() => this.#writes.submit(op, hinted, riding));
+      submitted = { ids, lane: null };
+    }
     return {
-      ids: drawn === undefined ? ids.then((committed) => (note(committed), committed)) : ids,
-      lane,
+      ids: drawn === undefined ? submitted.ids.then((committed) => (note(committed), committed)) : submitted.ids,
+      lane: submitted.lane,
     };
+  }
+
+  /**
+   * The uncommitted hand-offs that `messages` refer to: the request a response answers, the parent
+   * a request was sent by. Their rows must not commit after these: a response stored without its
+   * request (a root request handed on lazily rides in the committer that need not wait for the disk,
+   * its response goes to the one that waits; a PostgreSQL crash between the two commits kept the
+   * response alone), or a child without its parent. So the insert follows them into their committer
+   * (in order, often in the same batch), or, when they are in several, waits for their commits.
+   */
+  #uncommittedOf(messages: NewMessage[]): Array<{ committed: Promise<unknown>; lane: WriteLane | null }> {
+    if (this.#uncommitted.size === 0) return [];
+    const found: Array<{ committed: Promise<unknown>; lane: WriteLane | null }> = [];
+    for (const message of messages) {
+      for (const id of [message.correspondingId, message.parentId]) {
+        const entry = id === null ? undefined : this.#uncommitted.get(id);
+        if (entry !== undefined) found.push(entry);
+      }
+    }
+    return found;
   }
 
   /** Ids from the block drawn ahead, or null when it runs short (a new block is drawn meanwhile). */
