@@ -140,9 +140,18 @@ export function benchRequest(sequence: number, payload: string): MessageBody {
   return body;
 }
 
-/** One synchronous request from the benchmark (as a service) to an item; resolves with the reply. */
+/**
+ * One synchronous request from the benchmark (as a service) to an item; resolves with the reply. Sent
+ * as a component's `send_request_sync` sends (engine/message-call.ts): the caller waits for the reply,
+ * not for the request's own commit. Without `replyOnly` every hop paid a commit of its request and
+ * then, after that fsync, one of its response: two fsyncs in a row where a service's hop has one.
+ */
 export async function sendSync(running: RunningProduction, target: string, body: MessageBody): Promise<Reply> {
-  const sent = await running.send({ source: driverName, parentId: null, sessionId: null }, target, body, { responseRequired: true, description: '' });
+  const sent = await running.send({ source: driverName, parentId: null, sessionId: null }, target, body, {
+    responseRequired: true,
+    description: '',
+    replyOnly: true,
+  });
   return sent.reply as Promise<Reply>;
 }
 
