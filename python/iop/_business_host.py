@@ -55,10 +55,22 @@ class _BusinessHost(_Common):
         return f'{type(self).__name__} -> {target}' if description is None else description
 
     def send_request_sync(self, target, request, timeout=-1, description=None):
-        target = target_name(target)
-        description = self._description(target, description)
-        reply = _runtime.op('send_sync', target=target, body=request_body(request), timeoutMs=timeout_ms(timeout), description=description)
-        return deserialize(reply, lazy=True)
+        # The busiest call of the SDK (a process or service sends on every request it handles):
+        # target_name, _description, request_body, timeout_ms and _runtime.op, each inline for the
+        # common case, in the same order, so the same errors come first (a bad target, then a
+        # message that cannot be sent, a bad timeout, then no worker to send from).
+        if not isinstance(target, str):
+            target = target_name(target)
+        if description is None:
+            description = self._description(target, description)
+        body = serialize(request) or _EMPTY_REQUEST
+        timeout = -1 if timeout == -1 else timeout_ms(timeout)
+        link = _runtime.link
+        channel = link.channel
+        if channel is None:
+            _runtime.require_channel('send_sync')
+        frame = {'t': 'op', 'op': 'send_sync', 'call': getattr(link._local, 'call', None), 'target': target, 'body': body, 'timeoutMs': timeout, 'description': description}
+        return deserialize(channel.request(frame), lazy=True)
 
     def transform(self, name, message):
         """Applies the stored DTL transform `name` to `message`; returns an instance of its target class."""

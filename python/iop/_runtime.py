@@ -25,8 +25,9 @@ class _Link:
         return getattr(self._local, 'call', None)
 
     def enter_call(self, call_key):
-        previous = self.current_call
-        self._local.call = call_key
+        local = self._local
+        previous = getattr(local, 'call', None)  # current_call, without the property's call: once per request
+        local.call = call_key
         return previous
 
     def leave_call(self, previous):
@@ -43,14 +44,14 @@ def attach(channel, config_name):
 
 def op(name, **fields):
     """Asks the engine to do something for the current call and waits for the answer."""
-    channel = _require_channel(name)
+    channel = require_channel(name)
     frame = {'t': 'op', 'op': name, 'call': link.current_call}
     frame.update(fields)
     return channel.request(frame)
 
 
 def op_async(name, callback, **fields):
-    channel = _require_channel(name)
+    channel = require_channel(name)
     frame = {'t': 'op', 'op': name, 'call': link.current_call}
     frame.update(fields)
     channel.request_async(frame, callback)
@@ -72,7 +73,7 @@ def emit_log(log_type, text, source_class, source_method, to_console=False):
     })
 
 
-def _require_channel(what):
+def require_channel(what):
     if link.channel is None:
         raise NotInWorkerError(f'{what} needs a running Conveyor worker: this code is not running inside a production')
     return link.channel

@@ -175,9 +175,67 @@ class SendToTargetSettingRefTest(unittest.TestCase):
         service = prod.service('FileInput', OrderService)
         operation = prod.operation('OrderOperation', OrderOperation)
         service.connect('Output', operation)
-        with mock.patch.object(_business_host._runtime, 'op', return_value=None) as op:
+        sent = []
+
+        class Channel:  # the engine's end: records the op frame, answers "no response"
+            def request(self, frame):
+                sent.append(frame)
+
+        with mock.patch.object(_business_host._runtime.link, 'channel', Channel()):
             BusinessService().send_request_sync(service.Output, None)
-        self.assertEqual((op.call_args.kwargs['target'], op.call_args.kwargs['description']), ('OrderOperation', 'BusinessService -> OrderOperation'))
+        self.assertEqual([(frame['op'], frame['target'], frame['description']) for frame in sent], [('send_sync', 'OrderOperation', 'BusinessService -> OrderOperation')])
+
+
+class SendRequestSyncFrameTest(unittest.TestCase):
+    """The op frame send_request_sync hands the engine, and which error comes first."""
+
+    def send(self, *args, **kwargs):
+        from unittest import mock
+
+        from iop import BusinessProcess, _runtime
+
+        sent = []
+
+        class Channel:  # the engine's end: records the op frame, answers with a response body
+            def request(self, frame):
+                sent.append(dict(frame))
+                return {'classname': 'Ens.Response', 'encoding': 'empty', 'data': ''}
+
+        class Router(BusinessProcess):
+            pass
+
+        with mock.patch.object(_runtime.link, 'channel', Channel()):
+            previous = _runtime.link.enter_call(41)
+            try:
+                reply = Router().send_request_sync(*args, **kwargs)
+            finally:
+                _runtime.link.leave_call(previous)
+        return sent, reply
+
+    def test_the_frame_names_the_call_target_body_timeout_and_description(self):
+        from tests.sample_messages import SimpleMessage
+
+        sent, reply = self.send('Next', SimpleMessage(integer=1, string='a'))
+        self.assertEqual(sent, [{
+            't': 'op', 'op': 'send_sync', 'call': 41, 'target': 'Next',
+            'body': {'classname': 'tests.sample_messages.SimpleMessage', 'encoding': 'json', 'data': '{"integer":1,"string":"a"}'},
+            'timeoutMs': -1, 'description': 'Router -> Next',
+        }])
+        self.assertEqual(type(reply).__name__, 'Ens.Response')
+        self.assertEqual([frame['timeoutMs'] for frame in self.send('Next', None, 2.5)[0] + self.send('Next', None, None)[0] + self.send('Next', None, '3')[0]], [2500, -1, 3000])
+        sent, _ = self.send('Next', None, description='mine')
+        self.assertEqual((sent[0]['description'], sent[0]['body']), ('mine', {'classname': 'Ens.Request', 'encoding': 'empty', 'data': ''}))
+
+    def test_outside_a_worker_a_message_that_cannot_be_sent_fails_first(self):
+        from iop import BusinessProcess
+        from iop._runtime import NotInWorkerError
+
+        with self.assertRaisesRegex(TypeError, 'subclass of Message'):
+            BusinessProcess().send_request_sync('Next', object())
+        with self.assertRaisesRegex(ValueError, 'could not convert'):
+            BusinessProcess().send_request_sync('Next', None, 'soon')
+        with self.assertRaisesRegex(NotInWorkerError, '^send_sync needs a running Conveyor worker'):
+            BusinessProcess().send_request_sync('Next', None)
 
 
 class MigrationUtilsTextTest(unittest.TestCase):
