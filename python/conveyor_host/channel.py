@@ -19,8 +19,9 @@ import queue
 import select
 import struct
 import threading
+from json.encoder import encode_basestring as _quote
 
-from iop._serialization import compact_json_encoder, loads
+from iop._serialization import compact_json_encoder, loads, scan_json as _scan_json
 
 PROTOCOL_VERSION = 3
 _HEADER = struct.Struct('>I')
@@ -57,11 +58,10 @@ class _Inbox:
     """The engine's requests to this worker, in order; `get` reads the pipe while none is filed."""
 
     def __init__(self, channel):
-        self._channel = channel
-
-    def get(self, timeout=None):
-        """The next frame, None once the engine closed the connection; queue.Empty after `timeout` seconds."""
-        return self._channel.next_request(timeout)
+        # `get(timeout=None)`: the next frame, None once the engine closed the connection;
+        # queue.Empty after `timeout` seconds. The channel's own method, not a method calling it:
+        # the main loop asks once per request.
+        self.get = channel.next_request
 
 
 class Channel:
@@ -91,6 +91,19 @@ class Channel:
         thread.start()
 
     def send(self, frame):
+        # The result and op frames of every round trip are written from a template (see
+        # _hot_frame_json): small, no string to carry, the encoder's very text.
+        text = _hot_frame_json(frame)
+        if text is not None:
+            try:
+                payload = text.encode('utf-8')
+            except UnicodeEncodeError:
+                pass  # a lone surrogate: the general way below escapes it
+            else:
+                with self._write_lock:
+                    self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
+                    self._writer.flush()
+                return
         head = frame
         strings = ()
         # Only a frame holding a string long enough to be carried is walked and copied for it (every
@@ -108,23 +121,38 @@ class Channel:
         except UnicodeEncodeError:
             # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
             payload = _encode_ascii(head).encode('ascii')
-        size = 4 + len(payload)
-        for part in strings:
-            size += len(part)
-        with self._write_lock:
-            self._writer.write(_HEADERS.pack(size, len(payload)))
-            self._writer.write(payload)
+        if strings:
+            size = 4 + len(payload)
             for part in strings:
-                self._writer.write(part)
-            self._writer.flush()
+                size += len(part)
+            with self._write_lock:
+                self._writer.write(_HEADERS.pack(size, len(payload)))
+                self._writer.write(payload)
+                for part in strings:
+                    self._writer.write(part)
+                self._writer.flush()
+        else:
+            # A small frame: one write of its head and header together (copying a small payload
+            # costs less than a second call into the buffered writer).
+            with self._write_lock:
+                self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
+                self._writer.flush()
 
     def request(self, frame):
         """Sends an `op` frame and blocks until the engine answers it. Returns the result value."""
-        pending, frame_id = self._register(None)
-        frame['id'] = frame_id
+        pending = _Pending()
+        with self._lock:  # _register(None), inline: user code sends on every request it handles
+            if self.closed:
+                raise EngineError('the connection to the Conveyor engine is closed')
+            self._next_id += 1
+            frame['id'] = frame_id = self._next_id
+            self._pending[frame_id] = pending
         self.send(frame)
-        self._pump(lambda: pending.frame is not None)
-        return _value_of(pending.frame)
+        self._pump(pending)
+        answer = pending.frame
+        if answer['t'] == 'result':
+            return answer['value']
+        raise _engine_error(answer)
 
     def request_async(self, frame, callback):
         """Sends an `op` frame; `callback(ok, value_or_engine_error)` runs on the thread that reads
@@ -132,15 +160,14 @@ class Channel:
         pending, frame_id = self._register(callback)
         frame['id'] = frame_id
         self.send(frame)
-        helper = threading.Thread(target=self._pump, args=(lambda: pending.frame is not None,), name='conveyor-async-answer', daemon=True)
+        helper = threading.Thread(target=self._pump, args=(pending,), name='conveyor-async-answer', daemon=True)
         helper.start()
 
     def next_request(self, timeout=None):
         """The next frame that is not an answer (None at the end); raises queue.Empty after `timeout` seconds."""
-        requests = self._requests
-        if not self._pump(lambda: len(requests) > 0, timeout):
+        if not self._pump(None, timeout):
             raise queue.Empty
-        return requests.popleft()
+        return self._requests.popleft()
 
     def _register(self, callback):
         pending = _Pending(callback)
@@ -153,12 +180,15 @@ class Channel:
         return pending, frame_id
 
     # --- reading ----------------------------------------------------------------------------------
-    def _pump(self, ready, timeout=None):
-        """Returns once `ready()` holds (True) or `timeout` seconds passed (False). Reads the pipe
-        itself unless another thread is reading, in which case it sleeps until that one files
-        something or hands the reading over."""
+    def _pump(self, pending, timeout=None):
+        """Returns once `pending` (a `_Pending`) is answered, or for None once a request of the
+        engine is filed (True), or when `timeout` seconds passed (False). Reads the pipe itself
+        unless another thread is reading, in which case it sleeps until that one files something
+        or hands the reading over. What is waited for is tested inline, not through a predicate
+        function: this runs for every frame, and each call of a predicate was a Python call."""
+        requests = self._requests
         with self._lock:
-            while not ready():
+            while (pending.frame is None) if pending is not None else not requests:
                 if not self._reading:
                     self._reading = True
                     break
@@ -168,16 +198,17 @@ class Channel:
                 finally:
                     self._sleepers -= 1
                 if not woken and timeout is not None:
-                    return ready()
+                    return (pending.frame is not None) if pending is not None else len(requests) > 0
             else:
                 return True
         try:
             while True:
                 frame = self._read_frame(timeout)
                 if frame is None:
-                    return ready()  # timed out, or the connection ended (then everything is settled)
+                    # timed out, or the connection ended (then everything is settled)
+                    return (pending.frame is not None) if pending is not None else len(requests) > 0
                 self._file(frame)
-                if ready():
+                if (pending.frame is not None) if pending is not None else requests:
                     return True
         finally:
             with self._lock:
@@ -269,6 +300,68 @@ class Channel:
                 return
 
 
+# --- the two frames of every round trip, written directly ----------------------------------------
+# The C JSON encoder costs about 2,000 instructions per member of a small frame (it lists each dict's
+# items, parses its arguments, accumulates chunks), more than the rest of sending it: the op frame of
+# send_request_sync and the result frame answering a request cost ~25,000 each in a process worker
+# (docs/benchmarks.md, issue 16, fourth session). Those two shapes, with the value types our own code
+# puts in them, are written from a template instead; anything else (another key order, another type,
+# a string long enough to be carried) goes through the encoder. The text is `_encode(frame)`'s to the
+# byte: the same escaping function, exact ints only (their repr is what the encoder writes).
+_RESULT_KEYS = ('t', 'id', 'value')
+_OP_KEYS = ('t', 'op', 'call', 'target', 'body', 'timeoutMs', 'description', 'id')
+_BODY_KEYS = ('classname', 'encoding', 'data')
+
+
+def _short_string_json(value):
+    """A str's JSON if it is an exact str too short to be carried, else None."""
+    if type(value) is str and len(value) < _CARRIED_MIN_CHARS:
+        return _quote(value)
+    return None
+
+
+def _body_json(body):
+    """The JSON of a message body as serialize() builds it ({classname, encoding, data}, exact strs,
+    none long enough to be carried), else None."""
+    if type(body) is not dict or tuple(body) != _BODY_KEYS:
+        return None
+    classname = _short_string_json(body['classname'])
+    encoding = _short_string_json(body['encoding'])
+    data = _short_string_json(body['data'])
+    if classname is None or encoding is None or data is None:
+        return None
+    return f'{{"classname":{classname},"encoding":{encoding},"data":{data}}}'
+
+
+def _hot_frame_json(frame):
+    """`_encode(frame)` for a result frame carrying a message body or a send_sync-shaped op frame;
+    None for any other frame."""
+    if type(frame) is not dict:
+        return None
+    keys = tuple(frame)
+    if keys == _RESULT_KEYS:
+        frame_id = frame['id']
+        if frame['t'] != 'result' or type(frame_id) is not int:
+            return None
+        body = _body_json(frame['value'])
+        if body is None:
+            return None
+        return f'{{"t":"result","id":{frame_id},"value":{body}}}'
+    if keys == _OP_KEYS:
+        call, timeout, frame_id = frame['call'], frame['timeoutMs'], frame['id']
+        if frame['t'] != 'op' or type(timeout) is not int or type(frame_id) is not int or (call is not None and type(call) is not int):
+            return None
+        op = _short_string_json(frame['op'])
+        target = _short_string_json(frame['target'])
+        description = _short_string_json(frame['description'])
+        body = _body_json(frame['body'])
+        if op is None or target is None or description is None or body is None:
+            return None
+        call = 'null' if call is None else call
+        return f'{{"t":"op","op":{op},"call":{call},"target":{target},"body":{body},"timeoutMs":{timeout},"description":{description},"id":{frame_id}}}'
+    return None
+
+
 def _holds_long_string(value, depth):
     """Whether `_lift` would find a string to carry in `value` (a container `depth` levels down)."""
     if depth == _CARRIED_MAX_DEPTH:
@@ -334,7 +427,14 @@ def _decode(buffer, end):
     head_end = 8 + head_size
     if head_end > end:
         raise ValueError('a frame whose head overruns it: the stream is corrupt')
-    head = loads(buffer[8:head_end].decode('utf-8', 'surrogatepass'))
+    text = buffer[8:head_end].decode('utf-8', 'surrogatepass')
+    # loads()'s fast path inline (a call fewer per frame): a head is one JSON value, nothing around it.
+    try:
+        head, stop = _scan_json(text, 0)
+    except StopIteration:
+        stop = -1
+    if stop != len(text):
+        head = loads(text)  # whatever the scanner alone does not take: the full decoder's value or error
     if head_end == end:
         return head
     frame, slots = head
@@ -356,9 +456,3 @@ def _engine_error(frame):
     """The engine's side of the failure converter, read back: its code and text."""
     failure = frame['failure']
     return EngineError(failure['message'], failure['code'])
-
-
-def _value_of(frame):
-    if frame['t'] == 'result':
-        return frame['value']
-    raise _engine_error(frame)

@@ -5,7 +5,7 @@ import threading
 import time
 import unittest
 
-from conveyor_host.channel import Channel, EngineError, _holds_long_string, _lift
+from conveyor_host.channel import Channel, EngineError, _encode, _holds_long_string, _hot_frame_json, _lift
 
 
 class FakeEngine:
@@ -191,6 +191,33 @@ class ChannelTest(unittest.TestCase):
         self.engine.channel.send({'t': 'log', 'text': text})
         head, rest = self.engine.read_raw()
         self.assertEqual((head, rest), ({'t': 'log', 'text': text}, b''))
+        self.engine.close()
+
+    def test_the_frames_written_from_a_template_are_the_encoders_to_the_byte(self):
+        class Text(str):
+            pass
+
+        body = {'classname': 'msg.Order', 'encoding': 'json', 'data': json.dumps({'text': 'é "q" \\ \n \u2028 \x00'}, ensure_ascii=False)}
+        op = {'t': 'op', 'op': 'send_sync', 'call': 12, 'target': 'Operation', 'body': body, 'timeoutMs': -1, 'description': 'Svc -> Operation ü', 'id': 3}
+        result = {'t': 'result', 'id': 4, 'value': body}
+        self.assertEqual(_hot_frame_json(op), _encode(op))
+        self.assertEqual(_hot_frame_json(result), _encode(result))
+        self.assertEqual(_hot_frame_json(dict(op, call=None)), _encode(dict(op, call=None)))
+        # Anything else goes through the encoder: other types, long strings, another key order.
+        for other in (
+            dict(op, call='12'), dict(op, call=True), dict(op, timeoutMs=2.5), dict(op, id=True), dict(op, description=None),
+            dict(op, description=Text('d')), dict(op, target='x' * 1024), dict(op, body=dict(body, data='x' * 1024)),
+            dict(op, body={'encoding': 'json', 'classname': 'msg.Order', 'data': '{}'}), dict(op, body=dict(body, extra=1)),
+            dict(op, t='log'), dict(result, value=None), dict(result, value={'className': 'X', 'adapterType': None}),
+            dict(result, t='failure'), dict(result, id='4'), {'id': 4, 't': 'result', 'value': body}, [op],
+        ):
+            self.assertIsNone(_hot_frame_json(other), other)
+        self.engine.close()
+
+    def test_a_templated_frame_with_a_lone_surrogate_goes_out_escaped(self):
+        body = {'classname': 'msg.Order', 'encoding': 'json', 'data': '{"name":"bad \udcff"}'}
+        self.engine.channel.send({'t': 'result', 'id': 4, 'value': body})
+        self.assertEqual(self.engine.read(), {'t': 'result', 'id': 4, 'value': body})
         self.engine.close()
 
 
