@@ -196,10 +196,12 @@ export interface MessageRepository {
   /** Group-committed. Resolves with the new ids, in order, once committed. */
   insert(messages: NewMessage[]): Promise<number[]>;
   /**
-   * Optional, single-node stores only: the same as `insert`, but the ids are assigned at once and
-   * returned with the promise of the commit, so the caller can hand the message on while it is
-   * being written. The rows are readable, and acknowledged, only once `committed` resolves; writes
-   * submitted later (patches of these ids included) commit in the same batch or after it.
+   * Optional: the same as `insert`, but the ids are assigned at once and returned with the promise
+   * of the commit, so the caller can hand the message on while it is being written. The rows are
+   * readable, and acknowledged, only once `committed` resolves; writes this store's node submits
+   * later (patches of these ids included) commit in the same batch or after it. A multi-node store
+   * assigns ids drawn from the database ahead, and throws ERR_STORE_UNAVAILABLE when it has none
+   * left because the database could not be reached to draw more.
    */
   insertEager?(messages: NewMessage[], options?: CommitOptions): { ids: number[]; committed: Promise<void> };
   /**

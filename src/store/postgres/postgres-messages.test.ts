@@ -1,28 +1,43 @@
 /**
- * Patches of requests handed on before their rows were committed (insertClaimed with ids drawn
- * ahead): they follow the insert into its committer and are folded into it, or wait for its commit.
- * So do the inserts that refer to them (a response, a child request): never committed first.
+ * Rows handed on before they were committed (insertClaimed, insertEager: ids drawn ahead): whatever
+ * is written about them later commits with them or after them — patches (folded into the insert
+ * when both land in one batch), responses, child requests, a caller's outcome.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMessage } from '../conformance/harness.ts';
 import type { MessageRepository, Store } from '../store.ts';
 import { adminQuery, describePg, dropSchema, pgUrl, uniqueSchema, waitFor } from './pg-test-support.ts';
 import { openPostgresStore } from './postgres-store.ts';
 
-describePg('PostgreSQL patches of uncommitted hand-offs', () => {
+type HandingOn = Required<Pick<MessageRepository, 'insertClaimed' | 'insertEager'>> & MessageRepository;
+
+describePg('PostgreSQL writes about uncommitted hand-offs', () => {
   const schema = uniqueSchema('handoff');
   let store: Store;
-  let messages: Required<Pick<MessageRepository, 'insertClaimed'>> & MessageRepository;
+  let messages: HandingOn;
+  /** The same tables without group commit (each write its own transaction, run concurrently). */
+  let ungrouped: Store;
+  /** Connected beforehand: a check runs the moment a commit is reported. */
+  let reader: pg.Client;
 
   beforeAll(async () => {
     store = await openPostgresStore(pgUrl, { schema });
-    messages = store.messages as typeof messages;
+    messages = store.messages as HandingOn;
+    ungrouped = await openPostgresStore(pgUrl, { schema, groupCommit: false });
+    reader = new pg.Client({ connectionString: pgUrl });
+    await reader.connect();
   });
   afterAll(async () => {
+    await reader.end();
+    await ungrouped.close();
     await store.close();
     await dropSchema(schema);
   });
+
+  async function stored(id: number): Promise<boolean> {
+    return (await reader.query(`SELECT 1 FROM ${schema}.messages WHERE id = $1`, [id])).rowCount === 1;
+  }
 
   /** Whether the row was inserted as it is (never updated since): its version was written by the transaction that wrote its body. */
   async function insertedFinished(id: number): Promise<boolean> {
@@ -58,41 +73,72 @@ describePg('PostgreSQL patches of uncommitted hand-offs', () => {
     for (const id of finished) expect(await row(id)).toEqual({ status: 'error', error: 'boom', attempts: 2, lease_owner: null });
   });
 
-  it('never commits a response, or a child request, before the uncommitted request handed on that it refers to', async () => {
-    // Connected beforehand: the check runs the moment the response's commit is reported.
-    const reader = new pg.Client({ connectionString: pgUrl });
-    await reader.connect();
-    try {
-      const stored = async (id: number): Promise<boolean> => (await reader.query(`SELECT 1 FROM ${schema}.messages WHERE id = $1`, [id])).rowCount === 1;
+  describe.each([
+    ['with group commit', () => store],
+    ['without group commit', () => ungrouped],
+  ])('%s', (_name, which) => {
+    it('never commits a response, or a child request, before the uncommitted request handed on that it refers to', async () => {
+      const target = which().messages as HandingOn;
       let handedBeforeCommit = 0;
       for (let round = 0; round < 8; round++) {
         // A root request whose sender waits only for its reply: it rides in a later commit (up to
-        // 20 ms) of the committer that need not wait for the disk; a response without a parent goes
-        // to the other one.
-        const lazy = await messages.insertClaimed([newMessage({ responseRequired: true })], 'node-a', 60_000, { lazy: true });
+        // 20 ms); a response without a parent makes a commit that waits for the disk.
+        const lazy = await target.insertClaimed([newMessage({ responseRequired: true })], 'node-a', 60_000, { lazy: true });
         if (!(await stored(lazy.ids[0]!))) handedBeforeCommit += 1;
-        const [response] = await store.messages.insert([newMessage({ kind: 'response', correspondingId: lazy.ids[0]!, status: 'completed' })]);
+        const [response] = await target.insert([newMessage({ kind: 'response', correspondingId: lazy.ids[0]!, status: 'completed' })]);
         expect(await stored(lazy.ids[0]!)).toBe(true);
         // A root request acknowledged once durable: its commit waits for the disk, its child's need not.
-        const durable = await messages.insertClaimed([newMessage()], 'node-a', 60_000);
-        const [child] = await store.messages.insert([newMessage({ parentId: durable.ids[0]! })]);
+        const durable = await target.insertClaimed([newMessage()], 'node-a', 60_000);
+        const [child] = await target.insert([newMessage({ parentId: durable.ids[0]! })]);
         expect(await stored(durable.ids[0]!)).toBe(true);
-        await Promise.all([lazy.committed, durable.committed, messages.update([{ id: lazy.ids[0]!, status: 'completed' }])]);
+        await Promise.all([lazy.committed, durable.committed, target.update([{ id: lazy.ids[0]!, status: 'completed' }])]);
         expect(await stored(response!)).toBe(true);
         expect(await stored(child!)).toBe(true);
       }
       // Ids drawn ahead: most hand-offs went on before their commit (else this test proves nothing).
       expect(handedBeforeCommit).toBeGreaterThan(4);
-    } finally {
-      await reader.end();
+    });
+  });
+
+  it('assigns ids at once with insertEager; a read here waits for the commit, and a later patch is folded into the rows', async () => {
+    const [parent] = await store.messages.insert([newMessage()]);
+    const eager = messages.insertEager([newMessage({ parentId: parent! }), newMessage({ parentId: parent! })]);
+    expect(eager.ids).toHaveLength(2);
+    expect(eager.ids[1]).toBeGreaterThan(eager.ids[0]!);
+    // Submitted in the same turn: the patch lands in the insert's batch.
+    const patched = messages.update([{ id: eager.ids[1]!, status: 'completed' }]);
+    // Read on this node before the commit: the read waits for it (a node sees what it handed on).
+    expect((await store.messages.get('USER', eager.ids[0]!))?.id).toBe(eager.ids[0]);
+    await eager.committed;
+    await patched;
+    expect((await store.messages.get('USER', eager.ids[0]!))?.sessionId).toBe(eager.ids[0]);
+    expect((await store.messages.get('USER', eager.ids[1]!))?.status).toBe('completed');
+    expect(await insertedFinished(eager.ids[1]!)).toBe(true);
+  });
+
+  it("commits a caller's outcome no earlier than the lazy rows of the child it heard from (insertEager, lazy patch)", async () => {
+    for (let round = 0; round < 5; round++) {
+      // The engine's synchronous hop on one node: the child's response and outcome ride lazily (its
+      // caller is answered at once), then the caller's own outcome is written and waited for.
+      const [caller] = await store.messages.insert([newMessage({ responseRequired: true })]);
+      const child = await messages.insertClaimed([newMessage({ parentId: caller!, responseRequired: true })], 'node-a', 60_000, { lazy: true });
+      const response = messages.insertEager([newMessage({ kind: 'response', parentId: caller!, correspondingId: child.ids[0]!, status: 'completed' })], {
+        lazy: true,
+      });
+      const childDone = messages.update([{ id: child.ids[0]!, status: 'completed' }], { lazy: true });
+      const [outcome] = await store.messages.insert([newMessage({ kind: 'response', correspondingId: caller!, status: 'completed' })]);
+      expect(await stored(response.ids[0]!)).toBe(true);
+      expect((await row(child.ids[0]!)).status).toBe('completed');
+      await Promise.all([response.committed, childDone, child.committed]);
+      expect(await stored(outcome!)).toBe(true);
     }
   });
 
-  it('applies a patch of rows in both committers after their commits', async () => {
+  it('applies a patch of two hand-offs, one acknowledged once durable and one lazy, after their inserts', async () => {
     const [parent] = await store.messages.insert([newMessage()]);
     const [child] = await store.messages.insert([newMessage({ parentId: parent! })]);
     for (let round = 0; round < 5; round++) {
-      // One hand-off goes through the committer that waits for the disk, one through the other.
+      // One hand-off's commit waits for the disk, the other's need not (and rides in a later commit).
       const durable = await messages.insertClaimed([newMessage()], 'node-a', 60_000);
       const relaxed = await messages.insertClaimed([newMessage({ parentId: child! })], 'node-a', 60_000, { lazy: true });
       await messages.update([

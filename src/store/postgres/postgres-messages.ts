@@ -12,17 +12,18 @@
  * disk, which makes the claim before it durable too (the WAL is flushed in order).
  */
 import { sql } from 'kysely';
+import { ConveyorError } from '../../core/errors.ts';
 import type pg from 'pg';
 import type { MessageHeader, StoredMessage } from '../../core/message.ts';
 import { toHeader, toMessage, type HeaderRow, type MessageRow } from '../rows.ts';
-import type { MessageFilter, MessagePatch, MessageRepository, MessageSearch, MessageSearchPage, NewMessage, QueueDepth } from '../store.ts';
+import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, MessageSearch, MessageSearchPage, NewMessage, QueueDepth } from '../store.ts';
 import { findMessages } from './postgres-message-search.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
-import type { CommitRouting, MessageWrites, WriteLane } from './commit-routing.ts';
+import type { MessageWrites } from './message-writes.ts';
 import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
 
 /** How many ids one draw takes from the sequence (a gap of at most this many when a node stops). */
-const idBlock = 64;
+const idBlock = 512;
 
 const headerColumns = [
   'm.id',
@@ -94,24 +95,26 @@ export class PostgresMessages implements MessageRepository {
   readonly #ctx: PostgresContext;
   readonly #hot: pg.Pool;
   readonly #writes: MessageWrites;
-  readonly #routing: CommitRouting;
   /** Ids drawn from the sequence ahead, for inserts whose ids must be known before their commit. */
   readonly #drawnIds: number[] = [];
   #refilling = false;
-  /** Requests inserted with ids drawn ahead whose commit is under way: id → the commit (settled) and the lane it goes through. */
-  readonly #uncommitted = new Map<number, { committed: Promise<unknown>; lane: WriteLane | null }>();
+  /**
+   * Rows handed on with ids drawn ahead whose commit is under way: id → that commit (settled). A
+   * read of one on this node waits for it (get: a node sees what it handed on), and without group
+   * commit, where writes commit in no particular order, so do writes that refer to one (#after).
+   */
+  readonly #uncommitted = new Map<number, Promise<unknown>>();
 
-  constructor(ctx: PostgresContext, hot: pg.Pool, writes: MessageWrites, routing: CommitRouting) {
+  constructor(ctx: PostgresContext, hot: pg.Pool, writes: MessageWrites) {
     this.#ctx = ctx;
     this.#hot = hot;
     this.#writes = writes;
-    this.#routing = routing;
   }
 
   /** Submitted synchronously (the namespace is resolved at commit), so ids follow call order. */
   async insert(messages: NewMessage[]): Promise<number[]> {
     this.#ctx.assertOpen();
-    return this.#insert(messages, undefined).ids;
+    return this.#insert(messages, undefined);
   }
 
   /**
@@ -119,8 +122,7 @@ export class PostgresMessages implements MessageRepository {
    * The ids come from a block drawn from the sequence ahead, so they are known before the commit:
    * the caller may hand the requests on at once and learns from `committed` when they are stored
    * (without ids in hand it waits for the commit, as `insert` does). Until then they are visible to
-   * nobody, and a patch of one of them follows the insert into its committer, or waits for its
-   * commit (update).
+   * nobody; whatever is written about them later commits in the same batch or after it.
    * `lazy`: the commit need not wait for the disk (the sender waits only for the reply, which comes
    * after the request's outcome, whose commit does wait, making this one durable first); with ids in
    * hand the rows also ride in their committer's next commit instead of causing one (CommitOptions'
@@ -137,20 +139,52 @@ export class PostgresMessages implements MessageRepository {
     const lease = { owner, until: Date.now() + leaseMs };
     const lazy = options.lazy === true;
     const drawn = this.#drawIds(messages.length);
-    if (drawn === null) return { ids: await this.#insert(messages, lease, lazy).ids, committed: Promise.resolve() };
-    const inserting = this.#insert(messages, lease, lazy, drawn);
-    const committed = inserting.ids.then(() => undefined);
+    if (drawn === null) return { ids: await this.#insert(messages, lease, lazy), committed: Promise.resolve() };
+    return { ids: drawn, committed: this.#remember(drawn, this.#insert(messages, lease, lazy, drawn)) };
+  }
+
+  /**
+   * As on SQLite: the ids at once (from the block drawn ahead), the rows committed with this
+   * committer's next commit when `lazy`, and everything submitted later commits in the same batch
+   * or after it (one committer: postgres-store.ts). Not `lazy` in the batch statement's sense:
+   * whether the commit waits for the disk follows from the rows (a response to a request with a
+   * parent has one itself).
+   *
+   * The block is drawn when the store opens and again whenever a quarter of it is used, so it runs
+   * dry only when PostgreSQL could not be reached for every refill meanwhile: then this fails with
+   * ERR_STORE_UNAVAILABLE, as the commit itself would.
+   */
+  insertEager(messages: NewMessage[], options: CommitOptions = {}): { ids: number[]; committed: Promise<void> } {
+    this.#ctx.assertOpen();
+    const drawn = this.#drawIds(messages.length);
+    if (drawn === null) {
+      throw new ConveyorError('ERR_STORE_UNAVAILABLE', 'No message ids drawn ahead are left: PostgreSQL could not be reached to draw more', {
+        hint: 'Check that the PostgreSQL server is running and reachable.',
+      });
+    }
+    const inserting = this.#insert(messages, undefined, false, drawn, options.lazy === true);
+    return { ids: drawn, committed: this.#remember(drawn, inserting) };
+  }
+
+  /** Resolves once the insert of ids handed out before their commit is committed, and keeps that commit until then (#uncommitted). */
+  #remember(drawn: number[], inserting: Promise<number[]>): Promise<void> {
+    const committed = inserting.then(() => undefined);
     const pending = committed.catch(() => undefined);
-    for (const id of drawn) this.#uncommitted.set(id, { committed: pending, lane: inserting.lane });
+    for (const id of drawn) this.#uncommitted.set(id, pending);
     void pending.then(() => {
       for (const id of drawn) this.#uncommitted.delete(id);
     });
-    return { ids: drawn, committed };
+    return committed;
   }
 
-  /** Submits the insert at once (its lane is returned with it) and resolves with its ids once committed. */
-  #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false, drawn?: number[]): { ids: Promise<number[]>; lane: WriteLane | null } {
-    if (messages.length === 0) return { ids: Promise.resolve([]), lane: null };
+  /**
+   * Submits the insert at once and resolves with its ids once committed. `lazy`: the rows need not
+   * reach the disk by themselves (the batch statement's sense); `ride`: they wait for the
+   * committer's next commit instead of causing one, which needs ids in hand (a caller waiting for
+   * them would wait for somebody else's commit).
+   */
+  #insert(messages: NewMessage[], lease: InsertLease | undefined, lazy = false, drawn?: number[], ride = lazy): Promise<number[]> {
+    if (messages.length === 0) return Promise.resolve([]);
     const op: PgWrite = {
       kind: 'insert-messages',
       messages,
@@ -158,53 +192,33 @@ export class PostgresMessages implements MessageRepository {
       ...(lazy ? { lazy } : {}),
       ...(drawn === undefined ? {} : { ids: drawn }),
     };
-    // Known ids are noted at once: a patch of one may come before the commit.
-    const note = (ids: number[]) =>
-      this.#routing.note(messages.flatMap((message, index) => (message.kind === 'request' ? [{ id: ids[index]!, parentId: message.parentId }] : [])));
-    if (drawn !== undefined) note(drawn);
-    // Riding needs ids in hand: a caller waiting for them would wait for somebody else's commit.
-    const riding = lazy && drawn !== undefined;
-    const hinted = this.#writes.laneFor(op);
-    const earlier = this.#uncommittedOf(messages);
-    const earlierLane = earlier[0]?.lane ?? null;
-    let submitted: { ids: Promise<number[]>; lane: WriteLane | null };
-    if (earlier.length === 0) submitted = { ids: this.#writes.submit(op, hinted, riding), lane: hinted };
-    else if (earlierLane !== null && earlier.every((entry) => entry.lane === earlierLane)) {
-      submitted = { ids: this.#writes.submit(op, earlierLane, riding), lane: earlierLane };
-    } else {
-      // Lane null: a patch of these rows must wait for their commit too, not overtake the insert.
-      const ids = Promise.all(earlier.map((entry) => entry.committed)).then(() => this.#writes.submit(op, hinted, riding));
-      submitted = { ids, lane: null };
-    }
-    return {
-      ids: drawn === undefined ? submitted.ids.then((committed) => (note(committed), committed)) : submitted.ids,
-      lane: submitted.lane,
-    };
+    const riding = ride && drawn !== undefined;
+    const earlier = this.#after(messages.flatMap((message) => [message.correspondingId, message.parentId]));
+    if (earlier === null) return this.#writes.submit(op, this.#writes.lane, riding);
+    return earlier.then(() => this.#writes.submit(op, null, riding));
   }
 
   /**
-   * The uncommitted hand-offs that `messages` refer to: the request a response answers, the parent
-   * a request was sent by. Their rows must not commit after these: a response stored without its
-   * request (a root request handed on lazily rides in the committer that need not wait for the disk,
-   * its response goes to the one that waits; a PostgreSQL crash between the two commits kept the
-   * response alone), or a child without its parent. So the insert follows them into their committer
-   * (in order, often in the same batch), or, when they are in several, waits for their commits.
+   * Without group commit: the commits still under way of rows handed on that these ids name (a
+   * response's request, a request's parent, a patched row), or null when there are none. A response
+   * must not commit before its request, a child before its parent, nor a patch reach its row before
+   * the row exists. (With group commit, submission order is commit order.)
    */
-  #uncommittedOf(messages: NewMessage[]): Array<{ committed: Promise<unknown>; lane: WriteLane | null }> {
-    if (this.#uncommitted.size === 0) return [];
-    const found: Array<{ committed: Promise<unknown>; lane: WriteLane | null }> = [];
-    for (const message of messages) {
-      for (const id of [message.correspondingId, message.parentId]) {
-        const entry = id === null ? undefined : this.#uncommitted.get(id);
-        if (entry !== undefined) found.push(entry);
-      }
-    }
-    return found;
+  #after(ids: ReadonlyArray<number | null>): Promise<unknown> | null {
+    if (this.#writes.lane !== null || this.#uncommitted.size === 0) return null;
+    const commits = ids.flatMap((id) => (id === null ? [] : (this.#uncommitted.get(id) ?? [])));
+    return commits.length === 0 ? null : Promise.all(commits);
+  }
+
+  /** Draws the first block of ids ahead (the store's opening waits for it). */
+  async drawFirstIds(): Promise<void> {
+    const { rows } = await this.#hot.query<{ id: number }>({ name: 'conveyor-reserve-message-ids', text: reserveMessageIdsSql, values: [idBlock] });
+    this.#drawnIds.push(...rows.map((row) => row.id));
   }
 
   /** Ids from the block drawn ahead, or null when it runs short (a new block is drawn meanwhile). */
   #drawIds(count: number): number[] | null {
-    if (this.#drawnIds.length < idBlock / 4) this.#refillIds();
+    if (this.#drawnIds.length < (idBlock * 3) / 4) this.#refillIds();
     if (count === 0 || this.#drawnIds.length < count) return null;
     return this.#drawnIds.splice(0, count);
   }
@@ -224,28 +238,23 @@ export class PostgresMessages implements MessageRepository {
   }
 
   /**
-   * Patches of requests whose insert is still being committed follow it into its lane, at once: a
-   * committer commits its batches one after another, and a patch that lands in its insert's batch is
-   * folded into it (postgres-writes.ts, foldIntoInserts), so a request handed on and finished before
-   * its row was stored costs one write. The lane may differ from the routing's hint for the patch:
-   * that only decides which committer queues it, the statement itself decides from the rows whether
-   * the commit waits for the disk. Patches of rows in several lanes (or without group commit) wait
-   * for those commits instead, so that the UPDATE finds the rows.
+   * Group-committed in submission order: a patch of a request handed on before its row was stored
+   * commits with that row or after it, and when both land in one batch the patch is folded into the
+   * insert (postgres-writes.ts, foldIntoInserts), so a request handed on and finished before its commit
+   * costs one write. `lazy`: the patch rides in the next commit instead of causing one.
    */
-  async update(patches: MessagePatch[]): Promise<void> {
+  async update(patches: MessagePatch[], options: CommitOptions = {}): Promise<void> {
     this.#ctx.assertOpen();
     if (patches.length === 0) return;
     const op: PgWrite = { kind: 'patch-messages', patches };
-    let lane = this.#writes.laneFor(op);
-    const inserts = patches.flatMap((patch) => this.#uncommitted.get(patch.id) ?? []);
-    const insertLane = inserts[0]?.lane ?? null;
-    if (insertLane !== null && inserts.every((insert) => insert.lane === insertLane)) lane = insertLane;
-    else if (inserts.length > 0) await Promise.all(inserts.map((insert) => insert.committed));
-    await this.#writes.submit(op, lane);
+    const earlier = this.#after(patches.map((patch) => patch.id));
+    if (earlier !== null) await earlier;
+    await this.#writes.submit(op, this.#writes.lane, options.lazy);
   }
 
   get(namespace: string, id: number): Promise<StoredMessage | null> {
     return this.#ctx.run('read a message', async () => {
+      await this.#uncommitted.get(id);
       const nsId = await this.#ctx.namespaceId(namespace);
       if (nsId === undefined) return null;
       const { rows } = await this.#ctx.pool.query<MessageRow>({
@@ -330,7 +339,6 @@ export class PostgresMessages implements MessageRepository {
       // RETURNING has no order of its own: put the claimed rows back in claim order.
       rows.sort((a, b) => b.priority - a.priority || a.id - b.id);
       const claimed = rows.map((row) => toMessage(namespace, row));
-      this.#routing.note(claimed);
       return claimed;
     });
   }

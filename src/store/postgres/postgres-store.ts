@@ -2,9 +2,8 @@
  * The scale-out store: several Conveyor servers (nodes) share one PostgreSQL database.
  *
  * Every node keeps a small pool; hot writes go through group commit like on SQLite (one
- * statement per flush, see postgres-writes.ts), in two committers — writes that wait for the disk
- * and writes about requests with a parent, which need not (commit-routing.ts) — queues are claimed
- * with SKIP LOCKED and leases, and `cluster` carries the node registry, named leases and LISTEN/NOTIFY.
+ * statement per flush, see postgres-writes.ts), in one committer, so that they commit in the order
+ * they were submitted (message-writes.ts) — queues are claimed with SKIP LOCKED and leases, and `cluster` carries the node registry, named leases and LISTEN/NOTIFY.
  *
  * `schema` puts every table in one PostgreSQL schema (created when missing) through the
  * connections' `search_path`: tests isolate themselves that way, and two clusters may share a server.
@@ -15,7 +14,7 @@ import { GroupCommitter } from '../group-commit.ts';
 import { migrate } from '../migrator.ts';
 import type { Store, StoreCapabilities } from '../store.ts';
 import { postgresMigrationHost, postgresMigrations } from './migrations.ts';
-import { CommitRouting, type MessageWrites } from './commit-routing.ts';
+import type { MessageWrites } from './message-writes.ts';
 import { PgNotifier } from './notifier.ts';
 import { PostgresClasses } from './postgres-classes.ts';
 import { PostgresCluster } from './postgres-cluster.ts';
@@ -82,7 +81,13 @@ async function open(url: string, options: PostgresStoreOptions): Promise<Store> 
   try {
     const schema = options.schema ?? (await currentSchema(pool));
     await migrate(postgresMigrationHost(pool, schema, options.schema !== undefined), postgresMigrations, `PostgreSQL store (schema ${schema})`);
-    return new PostgresStore(pool, hotPathPool(connection, options), connection, schema, options);
+    const store = new PostgresStore(pool, hotPathPool(connection, options), connection, schema, options);
+    // insertEager hands out ids at once: the first block is drawn before anybody asks.
+    await store.messages.drawFirstIds().catch(async (error: unknown) => {
+      await store.close().catch(() => undefined);
+      throw error;
+    });
+    return store;
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw toStoreError(`open the PostgreSQL store at ${redactPassword(url)}`, error);
@@ -91,7 +96,7 @@ async function open(url: string, options: PostgresStoreOptions): Promise<Store> 
 
 /**
  * The connections of the hot path, apart from the pool of everything else: the group commits (the
- * store's two committers each flush one batch at a time) and the queue operations (claims, leases,
+ * store's committer flushes one batch at a time) and the queue operations (claims, leases,
  * ids drawn ahead). Their statements reach rows by key or through the queue's small partial indexes,
  * and their planner keeps one generic plan and never scans a table whole (hotPathPlannerSettings says
  * why).
@@ -181,25 +186,19 @@ class PostgresStore implements Store {
     this.#ctx = ctx;
     this.#hot = hot;
     const commitBatch = postgresBatchWriter(hot, schema, (name) => ctx.requireNamespace(name));
-    const routing = new CommitRouting();
     let writes: MessageWrites;
     if (options.groupCommit === false) {
       this.#committers = [];
-      writes = { laneFor: () => null, submit: (op) => this.#track(commitBatch([op]).then((results) => results[0]!)) };
+      writes = { lane: null, submit: (op) => this.#track(commitBatch([op]).then((results) => results[0]!)) };
     } else {
-      const committer = (): GroupCommitter<PgWrite, number[]> =>
-        new GroupCommitter<PgWrite, number[]>({
-          commit: commitBatch,
-          maxBatch: options.maxBatch ?? 500,
-          weight: writeWeight,
-          retryAlone: isWritesOwnFailure,
-        });
-      const [waiting, relaxed] = [committer(), committer()];
-      this.#committers = [waiting, relaxed];
-      writes = {
-        laneFor: (op) => (routing.relaxable(op) ? relaxed : waiting),
-        submit: (op, lane, lazy) => (lane ?? waiting).submit(op, lazy),
-      };
+      const committer = new GroupCommitter<PgWrite, number[]>({
+        commit: commitBatch,
+        maxBatch: options.maxBatch ?? 500,
+        weight: writeWeight,
+        retryAlone: isWritesOwnFailure,
+      });
+      this.#committers = [committer];
+      writes = { lane: committer, submit: (op, lane, lazy) => (lane ?? committer).submit(op, lazy) };
     }
     this.#notifier = new PgNotifier({
       connection,
@@ -210,8 +209,8 @@ class PostgresStore implements Store {
     this.namespaces = new PostgresNamespaces(ctx);
     this.productions = new PostgresProductions(ctx);
     this.classes = new PostgresClasses(ctx);
-    this.messages = new PostgresMessages(ctx, hot, writes, routing);
-    this.log = new PostgresLog(ctx, (op) => writes.submit(op, writes.laneFor(op)));
+    this.messages = new PostgresMessages(ctx, hot, writes);
+    this.log = new PostgresLog(ctx, (op) => writes.submit(op, writes.lane));
     this.schemas = new PostgresSchemas(ctx);
     this.transforms = new PostgresVersionedSources(ctx, { table: 'transform_versions', noun: 'transform' });
     this.rules = new PostgresVersionedSources(ctx, { table: 'rule_versions', noun: 'rule' });
