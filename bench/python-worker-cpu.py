@@ -6,7 +6,17 @@ same worker in a running chain costs about three times this (each frame arrives 
 Frames are encoded as the engine writes them (a long body's data carried raw after the head), and
 the worker runs with the engine's malloc settings.
 
-    python3 bench/python-worker-cpu.py operation|process|service [requests=20000] [payload_bytes=64]
+    python3 bench/python-worker-cpu.py operation|process|service [requests=20000] [payload_bytes=64] [frames_file]
+
+With `frames_file`, the frames are read from that file, written there first when it does not exist:
+a run then spends nothing on building them, so that instruction counts (the machine's load does not
+move them) of a run with N requests less those of a run with 0 are the worker's own, for example
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null python3 bench/python-worker-cpu.py process 3000 64 /tmp/p3000.bin
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null python3 bench/python-worker-cpu.py process 0 64 /tmp/p0.bin
+
+(each once beforehand without valgrind to write the file; `python3` must be the interpreter itself,
+not a shim that execs it, and the frames name this checkout's fixtures, so keep a file per checkout).
 """
 import json
 import os
@@ -60,16 +70,21 @@ def main():
         sys.exit(f'role must be one of {", ".join(CLASSES)}')
     requests = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     payload_bytes = int(sys.argv[3]) if len(sys.argv) > 3 else 64
-    with tempfile.TemporaryFile() as frames:
-        frames.write(frames_for(role, requests, payload_bytes))
-        frames.seek(0)
+    cached = sys.argv[4] if len(sys.argv) > 4 else None
+    if cached and not os.path.exists(cached):
+        with open(cached, 'wb') as out:
+            out.write(frames_for(role, requests, payload_bytes))
+    with (open(cached, 'rb') if cached else tempfile.TemporaryFile()) as frames:
+        if not cached:
+            frames.write(frames_for(role, requests, payload_bytes))
+            frames.seek(0)
         os.dup2(frames.fileno(), 3)
         os.dup2(os.open(os.devnull, os.O_WRONLY), 4)
         host = WorkerHost(Channel())
         cpu, wall = time.process_time(), time.perf_counter()
         host.run()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(f'{role}: {cpu / requests * 1e6:.1f} µs CPU per request ({wall / requests * 1e6:.1f} µs wall), {requests} requests of {payload_bytes} bytes')
+    print(f'{role}: {cpu / max(requests, 1) * 1e6:.1f} µs CPU per request ({wall / max(requests, 1) * 1e6:.1f} µs wall), {requests} requests of {payload_bytes} bytes')
 
 
 main()
