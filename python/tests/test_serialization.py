@@ -3,10 +3,11 @@ import datetime
 import decimal
 import json
 import pickle
+import sys
 import unittest
 import uuid
 
-from iop._serialization import SerializationError, compact_json_encoder, deserialize, loads, serialize, serialize_pickle
+from iop._serialization import SerializationError, _attributes, _dumps, _flat_attributes_json, compact_json_encoder, deserialize, loads, serialize, serialize_pickle
 
 from .sample_messages import Boxed, Inner, Nested, NotDataclass, PlainDataclass, Required, SimpleMessage, Typed
 
@@ -155,6 +156,38 @@ class JsonCodecTest(unittest.TestCase):
             with self.assertRaises(json.JSONDecodeError) as got:
                 loads(text)
             self.assertEqual(str(got.exception), str(expected.exception))
+
+
+class FlatAttributesTest(unittest.TestCase):
+    """A message of plain values is written from a template: the encoder's text to the byte."""
+
+    def test_plain_values_are_written_as_the_encoder_writes_them(self):
+        message = SimpleMessage(integer=-12345678901234567890, string='é "q" \\ \n \x00 \u2028 \udcff 日本')
+        message._iris_id = 7  # learnt on receipt: never part of the body
+        message.flag, message.off, message.nothing = True, False, None
+        setattr(message, 'odd %s "key" %', 'v%d')
+        for value in (message, SimpleMessage(), SimpleMessage(0, '')):
+            text = _flat_attributes_json(value)
+            self.assertIsNotNone(text)
+            self.assertEqual(text, _dumps(_attributes(value)))
+            self.assertEqual(serialize(value)['data'], text)
+
+    def test_other_values_go_the_general_way(self):
+        class Text(str):
+            pass
+
+        for other in (1.5, float('nan'), [1], {'a': 1}, Text('t'), Inner(name='x'), datetime.date(2026, 1, 2)):
+            message = SimpleMessage(integer=1, string='a')
+            message.extra = other
+            self.assertIsNone(_flat_attributes_json(message), other)
+        message = SimpleMessage(1, 'a')
+        message.extra = float('nan')
+        with self.assertRaises(ValueError):
+            serialize(message)
+        if hasattr(sys, 'get_int_max_str_digits'):  # Python 3.11 and later refuse to write longer ints
+            self.assertEqual(serialize(Boxed(payload=10 ** 5000))['encoding'], 'pickle')  # pickled, as before
+            with self.assertRaises(ValueError):
+                serialize(SimpleMessage(integer=10 ** 5000))
 
 
 class PickleCarrierTest(unittest.TestCase):
