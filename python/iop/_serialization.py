@@ -188,7 +188,9 @@ _MAX_LAYOUTS = 256  # instances with ever new attribute names are not remembered
 
 
 def _flat_attributes_json(value):
-    state = vars(value)
+    state = getattr(value, '__dict__', None)
+    if type(state) is not dict:
+        return None  # no attributes of its own to write: the general way says what it makes of that
     keys = tuple(state)
     layout = _layouts.get(keys, _UNKNOWN)
     if layout is _UNKNOWN:
