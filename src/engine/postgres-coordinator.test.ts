@@ -115,7 +115,9 @@ describePg('PostgresCoordinator', () => {
     const queue = queues.create('Echo', 1) as ClaimingQueue;
     const waiting = queue.take();
     await expect.poll(() => queue.reserveLocal() && (queue.cancelReservation(), true)).toBe(true);
-    const { id } = await queues.insert(request);
+    // Handed over before its row commits (ids are drawn ahead): read once it is accepted.
+    const { id, accepted } = await queues.insert(request);
+    await accepted;
     expect(await store.messages.get('USER', id)).toMatchObject({ status: 'delivered', leaseOwner: a.nodeId });
     queue.push((await store.messages.get('USER', id))!);
     expect((await waiting)?.id).toBe(id);

@@ -169,8 +169,8 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
       body,
     };
     if (origin.traceParent) request.traceParent = origin.traceParent;
-    // Callers that must know the request is accepted wait for `accepted`: on a single node it may
-    // be handed to its target while its row is being committed.
+    // Callers that must know the request is accepted wait for `accepted`: the request may be
+    // handed to its target while its row is being committed (its id was assigned ahead).
     const { id, accepted } = await this.queues.insert(request, { lazy: options.replyOnly === true });
     const now = Date.now();
     // The queued message as the store now holds it, built here instead of read back. Field by field,
@@ -257,7 +257,7 @@ export class RunningProduction implements MessageRouter, MonitoredProduction {
     // after a crash its request, unfinished, runs again and sends anew, so durability before the
     // reply protected nothing there. A session's first request answers a caller outside the engine
     // (a service's input, a test call): its outcome is durable before the reply. One commit per
-    // round trip instead of one per hop. Only where the store can defer a commit (single node).
+    // round trip instead of one per hop. Only where the store can defer a commit (`insertEager`).
     const eager = this.store.messages.insertEager?.bind(this.store.messages);
     const lazy = request.parentId !== null && this.waiters.has(request.id) && eager !== undefined;
     const writes: Array<Promise<unknown>> = [];
