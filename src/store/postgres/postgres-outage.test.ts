@@ -67,4 +67,48 @@ describePg('PostgreSQL store: database outage', () => {
     await store.cluster!.notify('wake', 'back');
     await waitFor(() => heard.includes('back'), 5_000, 'a notification after the outage');
   });
+
+  it('hands a request on with an id drawn ahead during the outage until none is left, then refuses with ERR_STORE_UNAVAILABLE, and draws again afterwards', async () => {
+    const messages = store.messages;
+    if (!messages.insertEager) throw new Error('the PostgreSQL store offers insertEager');
+    await relay.cut();
+    const commits: Array<Promise<unknown>> = [];
+    let refused: unknown = null;
+    while (refused === null && commits.length <= 1_000) {
+      try {
+        // Handed on at once; its commit fails with the outage (observed here, awaited below).
+        commits.push(
+          messages.insertEager([message]).committed.then(
+            () => null,
+            (error: unknown) => error,
+          ),
+        );
+      } catch (error) {
+        refused = error;
+      }
+    }
+    expect(isConveyorError(refused, 'ERR_STORE_UNAVAILABLE'), String(refused)).toBe(true);
+    expect((refused as Error).message).toMatch(/could not be reached/);
+    // Every id of the block drawn when the store opened was handed out first, none twice.
+    expect(commits.length).toBeGreaterThan(0);
+    expect(commits.length).toBeLessThanOrEqual(512);
+    for (const outcome of await Promise.all(commits)) expect(isConveyorError(outcome, 'ERR_STORE_UNAVAILABLE'), String(outcome)).toBe(true);
+
+    await relay.restore();
+    let handed: { ids: number[]; committed: Promise<void> } | null = null;
+    await waitFor(
+      () => {
+        try {
+          handed = messages.insertEager!([message]);
+          return true;
+        } catch {
+          return false; // the block is drawn again in the background: the next call may find it
+        }
+      },
+      10_000,
+      'ids drawn again',
+    );
+    await handed!.committed;
+    expect(await messages.get('USER', handed!.ids[0]!)).toMatchObject({ id: handed!.ids[0] });
+  });
 });
