@@ -21,7 +21,7 @@ import struct
 import threading
 from json.encoder import encode_basestring as _quote
 
-from iop._serialization import compact_json_encoder, loads, scan_json as _scan_json
+from iop._serialization import compact_json_encoder, loads
 
 PROTOCOL_VERSION = 3
 _HEADER = struct.Struct('>I')
@@ -96,14 +96,10 @@ class Channel:
         text = _hot_frame_json(frame)
         if text is not None:
             try:
-                payload = text.encode('utf-8')
+                self._write(text.encode('utf-8'), ())
+                return
             except UnicodeEncodeError:
                 pass  # a lone surrogate: the general way below escapes it
-            else:
-                with self._write_lock:
-                    self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
-                    self._writer.flush()
-                return
         head = frame
         strings = ()
         # Only a frame holding a string long enough to be carried is walked and copied for it (every
@@ -121,22 +117,26 @@ class Channel:
         except UnicodeEncodeError:
             # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
             payload = _encode_ascii(head).encode('ascii')
-        if strings:
-            size = 4 + len(payload)
-            for part in strings:
-                size += len(part)
-            with self._write_lock:
-                self._writer.write(_HEADERS.pack(size, len(payload)))
-                self._writer.write(payload)
-                for part in strings:
-                    self._writer.write(part)
-                self._writer.flush()
-        else:
+        self._write(payload, strings)
+
+    def _write(self, payload, strings):
+        """One frame: its head's UTF-8 `payload`, then the carried `strings` (bytes)."""
+        if not strings:
             # A small frame: one write of its head and header together (copying a small payload
             # costs less than a second call into the buffered writer).
             with self._write_lock:
                 self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
                 self._writer.flush()
+            return
+        size = 4 + len(payload)
+        for part in strings:
+            size += len(part)
+        with self._write_lock:
+            self._writer.write(_HEADERS.pack(size, len(payload)))
+            self._writer.write(payload)
+            for part in strings:
+                self._writer.write(part)
+            self._writer.flush()
 
     def request(self, frame):
         """Sends an `op` frame and blocks until the engine answers it. Returns the result value."""
@@ -184,11 +184,11 @@ class Channel:
         """Returns once `pending` (a `_Pending`) is answered, or for None once a request of the
         engine is filed (True), or when `timeout` seconds passed (False). Reads the pipe itself
         unless another thread is reading, in which case it sleeps until that one files something
-        or hands the reading over. What is waited for is tested inline, not through a predicate
-        function: this runs for every frame, and each call of a predicate was a Python call."""
+        or hands the reading over. What is waited for is named by `pending`, not by a predicate
+        closure: one was built for every request."""
         requests = self._requests
         with self._lock:
-            while (pending.frame is None) if pending is not None else not requests:
+            while not _ready(pending, requests):
                 if not self._reading:
                     self._reading = True
                     break
@@ -198,7 +198,7 @@ class Channel:
                 finally:
                     self._sleepers -= 1
                 if not woken and timeout is not None:
-                    return (pending.frame is not None) if pending is not None else len(requests) > 0
+                    return _ready(pending, requests)
             else:
                 return True
         try:
@@ -206,9 +206,9 @@ class Channel:
                 frame = self._read_frame(timeout)
                 if frame is None:
                     # timed out, or the connection ended (then everything is settled)
-                    return (pending.frame is not None) if pending is not None else len(requests) > 0
+                    return _ready(pending, requests)
                 self._file(frame)
-                if (pending.frame is not None) if pending is not None else requests:
+                if _ready(pending, requests):
                     return True
         finally:
             with self._lock:
@@ -362,6 +362,11 @@ def _hot_frame_json(frame):
     return None
 
 
+def _ready(pending, requests):
+    """What `_pump` waits for: `pending` answered, or for None a request of the engine filed."""
+    return pending.frame is not None if pending is not None else len(requests) > 0
+
+
 def _holds_long_string(value, depth):
     """Whether `_lift` would find a string to carry in `value` (a container `depth` levels down)."""
     if depth == _CARRIED_MAX_DEPTH:
@@ -427,14 +432,7 @@ def _decode(buffer, end):
     head_end = 8 + head_size
     if head_end > end:
         raise ValueError('a frame whose head overruns it: the stream is corrupt')
-    text = buffer[8:head_end].decode('utf-8', 'surrogatepass')
-    # loads()'s fast path inline (a call fewer per frame): a head is one JSON value, nothing around it.
-    try:
-        head, stop = _scan_json(text, 0)
-    except StopIteration:
-        stop = -1
-    if stop != len(text):
-        head = loads(text)  # whatever the scanner alone does not take: the full decoder's value or error
+    head = loads(buffer[8:head_end].decode('utf-8', 'surrogatepass'))
     if head_end == end:
         return head
     frame, slots = head

@@ -95,9 +95,7 @@ def compact_json_encoder(ensure_ascii, allow_nan):
 
 _dumps = compact_json_encoder(ensure_ascii=False, allow_nan=False)
 _decoder = json.JSONDecoder()
-# `scan_json(text, 0)`: (the JSON value at the start of `text`, where it ends); StopIteration when
-# no value starts there. loads() without its call, for code that decodes per frame.
-scan_json = _scan = _decoder.scan_once
+_scan = _decoder.scan_once
 
 
 def loads(text):
@@ -168,8 +166,7 @@ def _message_body(value, classname):
     data = _flat_attributes_json(value)
     if data is None:
         try:
-            # _attributes(value), inline: this runs for every message sent.
-            data = _dumps({k: v if type(v) in _JSON_SCALARS else to_jsonable(v) for k, v in vars(value).items() if not k.startswith('_')})
+            data = _dumps(_attributes(value))
         except (TypeError, ValueError):
             if not isinstance(value, PickleMessage):
                 raise
@@ -276,10 +273,8 @@ def deserialize(body, lazy=False):
     encoding = body.get('encoding')
     classname = body.get('classname', '')
     if encoding == 'json':
-        # Nearly every body: the JSON of a dataclass message whose class was seen before. The
-        # encodings are distinct strings, so testing this one first changes no outcome; the lookups
-        # of load_class and from_json that hit their caches are made here, saving their calls.
-        cls = _class_cache.get(classname) or load_class(classname)
+        # Nearly every body: the encodings are distinct strings, so testing this one first changes no outcome.
+        cls = load_class(classname)
         text = body.get('data') or '{}'
         if lazy and len(text) >= LAZY_MIN_CHARS and type(text) is str:
             stand_in = _stand_in_classes.get(cls, _UNKNOWN)
@@ -290,13 +285,7 @@ def deserialize(body, lazy=False):
                 object.__setattr__(message, _PENDING, text)
                 object.__setattr__(message, _LOCK, threading.RLock())
                 return message
-        fields = _json_dataclasses.get(cls)
-        if fields is None:
-            return from_json(cls, text)
-        data = loads(text)
-        if not isinstance(data, dict):
-            raise SerializationError(f'The JSON of a {cls.__module__}.{cls.__name__} must be an object')
-        return _dataclass_from_fields(cls, fields, data)
+        return from_json(cls, text)
     if encoding == 'empty':
         return iris.cls(classname or 'Ens.Request')()
     if encoding == 'native':
