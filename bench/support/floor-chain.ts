@@ -17,14 +17,14 @@ import type { Readable, Writable } from 'node:stream';
 import { WalSync } from '../../src/store/sqlite/wal-sync.ts';
 import { fixturesDir } from './production.ts';
 
-/** One python3 process answering JSON lines in order. */
+/** One python3 process (a script of bench/fixtures/python) answering `[kind, data]` JSON lines in order. */
 export class LineWorker {
   private readonly process: ChildProcessByStdio<Writable, Readable, null>;
   private readonly waiting: Array<(value: unknown) => void> = [];
   private buffered = '';
 
-  constructor() {
-    this.process = spawn(process.env.CONVEYOR_PYTHON ?? 'python3', ['-u', join(fixturesDir, 'floor_worker.py')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  constructor(script = 'floor_worker.py') {
+    this.process = spawn(process.env.CONVEYOR_PYTHON ?? 'python3', ['-u', join(fixturesDir, script)], { stdio: ['pipe', 'pipe', 'inherit'] });
     this.process.stdout.setEncoding('utf8');
     this.process.stdout.on('data', (chunk: string) => {
       this.buffered += chunk;
@@ -167,24 +167,32 @@ async function roundTrip(store: Store, slot: Slot, input: unknown): Promise<unkn
   return slot.service.call('service-reply', processAnswer);
 }
 
+/** Runs `work` on a free slot, one call per slot at a time; callers wait in order for one to come free. */
+export function slotPool<T>(slots: T[]): <R>(work: (slot: T) => Promise<R>) => Promise<R> {
+  const free = [...slots];
+  const waiters: Array<(slot: T) => void> = [];
+  return async (work) => {
+    const slot = free.pop() ?? (await new Promise<T>((resolve) => waiters.push(resolve)));
+    try {
+      return await work(slot);
+    } finally {
+      const next = waiters.shift();
+      if (next) next(slot);
+      else free.push(slot);
+    }
+  };
+}
+
 /** The floor's chains: `poolSize` sets of three workers, one round trip per set at a time. */
 export function openFloor(poolSize: number, payloadBytes: number) {
   const dir = mkdtempSync(join(tmpdir(), 'conveyor-bench-floor-'));
   const store = openFloorStore(join(dir, 'floor.db'));
-  const free: Slot[] = Array.from({ length: poolSize }, () => ({ service: new LineWorker(), process: new LineWorker(), operation: new LineWorker() }));
-  const all = [...free];
-  const waiters: Array<(slot: Slot) => void> = [];
+  const all: Slot[] = Array.from({ length: poolSize }, () => ({ service: new LineWorker(), process: new LineWorker(), operation: new LineWorker() }));
+  const onSlot = slotPool(all);
   const payload = 'x'.repeat(payloadBytes);
   return {
-    async call(sequence: number) {
-      const slot = free.pop() ?? (await new Promise<Slot>((resolve) => waiters.push(resolve)));
-      try {
-        return await roundTrip(store, slot, { sequence, payload });
-      } finally {
-        const next = waiters.shift();
-        if (next) next(slot);
-        else free.push(slot);
-      }
+    call(sequence: number) {
+      return onSlot((slot) => roundTrip(store, slot, { sequence, payload }));
     },
     close() {
       for (const slot of all) for (const worker of [slot.service, slot.process, slot.operation]) worker.stop();
