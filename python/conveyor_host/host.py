@@ -230,7 +230,7 @@ class WorkerHost:
             link.leave_call(previous)
 
     def _request(self, args):
-        # Lazily: a large request the component only passes on is never decoded (iop/_serialization.py).
+        # Lazily: a large request the component only passes on is never decoded (iop/_stand_ins.py).
         try:
             request = deserialize(args.get('request'), True)
         except BaseException as error:

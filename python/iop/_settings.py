@@ -2,7 +2,7 @@
 import inspect
 import typing
 
-from ._serialization import coerce
+from ._typed_decoding import coerce
 from .components.settings import Setting
 
 # Public class members that are machinery, not settings (IoP's exclusion list).

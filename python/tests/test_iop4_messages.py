@@ -6,7 +6,8 @@ import sys
 import unittest
 
 import iris
-from iop._serialization import MessageClassImportError, deserialize, load_class, serialize
+from iop._classnames import MessageClassImportError, load_class
+from iop._serialization import deserialize, serialize
 from iop.messages.persistent import decode_name_part, encode_name_part, iris_classname
 
 from tests.iop4_fixtures.persistent import Address, Named, NativeOrder

@@ -7,7 +7,9 @@ import sys
 import unittest
 import uuid
 
-from iop._serialization import SerializationError, _attributes, _dumps, _flat_attributes_json, compact_json_encoder, deserialize, loads, serialize, serialize_pickle
+from iop._flat_template import flat_attributes_json
+from iop._json import compact_json_encoder, loads
+from iop._serialization import SerializationError, _attributes, _dumps, deserialize, serialize, serialize_pickle
 
 from .sample_messages import Boxed, Inner, Nested, NotDataclass, PlainDataclass, Required, SimpleMessage, Typed
 
@@ -167,7 +169,7 @@ class FlatAttributesTest(unittest.TestCase):
         message.flag, message.off, message.nothing = True, False, None
         setattr(message, 'odd %s "key" %', 'v%d')
         for value in (message, SimpleMessage(), SimpleMessage(0, '')):
-            text = _flat_attributes_json(value)
+            text = flat_attributes_json(value)
             self.assertIsNotNone(text)
             self.assertEqual(text, _dumps(_attributes(value)))
             self.assertEqual(serialize(value)['data'], text)
@@ -179,7 +181,7 @@ class FlatAttributesTest(unittest.TestCase):
         for other in (1.5, float('nan'), [1], {'a': 1}, Text('t'), Inner(name='x'), datetime.date(2026, 1, 2)):
             message = SimpleMessage(integer=1, string='a')
             message.extra = other
-            self.assertIsNone(_flat_attributes_json(message), other)
+            self.assertIsNone(flat_attributes_json(message), other)
         message = SimpleMessage(1, 'a')
         message.extra = float('nan')
         with self.assertRaises(ValueError):

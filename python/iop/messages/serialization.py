@@ -1,9 +1,11 @@
 """`iop.messages.serialization`: wire bodies <-> Python messages (IoP 4 layout)."""
-from .._serialization import (  # noqa: F401
+from .._classnames import (  # noqa: F401
     MessageClassImportError,
     SerializationError,
-    deserialize,
     load_class,
+)
+from .._serialization import (  # noqa: F401
+    deserialize,
     serialize,
     serialize_pickle,
 )
