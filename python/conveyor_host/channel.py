@@ -12,6 +12,11 @@ requests, requests for the main loop). A frame thus costs one read and no thread
 reader thread per frame cost two thread wake-ups and a GIL hand-off. A watcher thread blocked in
 poll() (woken only by the engine's end, never by data) reports a closed connection while user
 code runs and nobody reads.
+
+A long string the engine carried in one of its requests, handed back unchanged while that request
+is not answered yet (a component passing its request on, or returning it), is named instead of sent
+again (an echo, src/bridge/frames.ts): the string is recognised by identity, the very object the
+frame was decoded into, which a received message that was never touched still holds.
 """
 import collections
 import os
@@ -23,7 +28,7 @@ from json.encoder import encode_basestring as _quote
 
 from iop._serialization import compact_json_encoder, loads
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 _HEADER = struct.Struct('>I')
 _HEADERS = struct.Struct('>II')
 # The engine's rule (frames.ts): strings this long, at most four levels down, travel after the head.
@@ -35,6 +40,7 @@ _HANG_UP = getattr(select, 'POLLRDHUP', 0) | select.POLLHUP | select.POLLERR
 _encode = compact_json_encoder(ensure_ascii=False, allow_nan=True)
 _encode_ascii = compact_json_encoder(ensure_ascii=True, allow_nan=True)
 _LOST = {'t': 'failure', 'failure': {'code': 'ERR_BRIDGE', 'message': 'the Conveyor engine closed the connection'}}
+_ANSWERS = ('result', 'failure')
 
 
 class EngineError(RuntimeError):
@@ -81,6 +87,12 @@ class Channel:
         self._requests = collections.deque()
         self._reading = False
         self._buffer = bytearray()
+        # The carried strings of the engine's requests not answered yet, which frames may echo:
+        # id(string) -> (request id, slot index, string), and request id -> its strings' ids. Guarded
+        # by the write lock, so that no frame echoes a string after the answer that released it.
+        self._echoable = {}
+        self._echo_requests = {}
+        self._carried = []  # filled by _decode, emptied by _remember
         self._close_reported = False
         self.inbox = _Inbox(self)
         self.closed = False
@@ -96,47 +108,63 @@ class Channel:
         text = _hot_frame_json(frame)
         if text is not None:
             try:
-                self._write(text.encode('utf-8'), ())
-                return
+                payload = text.encode('utf-8')
             except UnicodeEncodeError:
                 pass  # a lone surrogate: the general way below escapes it
-        head = frame
-        strings = ()
+            else:
+                with self._write_lock:
+                    self._write(payload, (), frame)
+                return
         # Only a frame holding a string long enough to be carried is walked and copied for it (every
         # frame of the hot path is small); encoding first to find out would escape a large body
         # into JSON only to throw it away.
-        if _holds_long_string(frame, 0):
+        if not _holds_long_string(frame, 0):
+            payload = _payload(frame)
+            with self._write_lock:
+                self._write(payload, (), frame)
+            return
+        with self._write_lock:  # what may be echoed cannot change until the frame is written
             slots = []
             strings = []
-            lifted = _lift(frame, [], slots, strings)
-            if slots:
+            echoes = []
+            lifted = _lift(frame, [], slots, strings, echoes, self._echoable)
+            head = frame
+            if echoes:
+                head = [lifted, slots, echoes]
+            elif slots:
                 head = [lifted, slots]
-        text = _encode(head)
-        try:
-            payload = text.encode('utf-8')
-        except UnicodeEncodeError:
-            # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
-            payload = _encode_ascii(head).encode('ascii')
-        self._write(payload, strings)
+            self._write(_payload(head), strings, frame)
 
-    def _write(self, payload, strings):
-        """One frame: its head's UTF-8 `payload`, then the carried `strings` (bytes)."""
+    def _write(self, payload, strings, frame):
+        """One frame: its head's UTF-8 `payload`, then the carried `strings` (bytes). The write lock is held."""
         if not strings:
             # A small frame: one write of its head and header together (copying a small payload
             # costs less than a second call into the buffered writer).
-            with self._write_lock:
-                self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
-                self._writer.flush()
-            return
-        size = 4 + len(payload)
-        for part in strings:
-            size += len(part)
-        with self._write_lock:
+            self._writer.write(_HEADERS.pack(4 + len(payload), len(payload)) + payload)
+        else:
+            size = 4 + len(payload)
+            for part in strings:
+                size += len(part)
             self._writer.write(_HEADERS.pack(size, len(payload)))
             self._writer.write(payload)
             for part in strings:
                 self._writer.write(part)
-            self._writer.flush()
+        self._writer.flush()
+        if self._echo_requests and frame['t'] in _ANSWERS:
+            # The engine lets go of the request's strings once it read this answer.
+            for key in self._echo_requests.pop(frame['id'], ()):
+                del self._echoable[key]
+
+    def _remember(self, frame):
+        """Makes the strings carried in `frame` (in `self._carried`) echoable while it is an unanswered request."""
+        carried = self._carried
+        if type(frame) is dict and frame.get('t') not in _ANSWERS and 'id' in frame:
+            request_id = frame['id']
+            with self._write_lock:
+                self._echo_requests[request_id] = [id(text) for text in carried]
+                for slot, text in enumerate(carried):
+                    self._echoable[id(text)] = (request_id, slot, text)
+        carried.clear()
 
     def request(self, frame):
         """Sends an `op` frame and blocks until the engine answers it. Returns the result value."""
@@ -225,8 +253,10 @@ class Channel:
                 (size,) = _HEADER.unpack_from(buffer, 0)
                 end = 4 + size
                 if available >= end:
-                    frame = _decode(buffer, end)
+                    frame = _decode(buffer, end, self._carried)
                     del buffer[:end]
+                    if self._carried:
+                        self._remember(frame)
                     return frame
                 wanted = end - available
             else:
@@ -386,13 +416,19 @@ def _holds_long_string(value, depth):
     return False
 
 
-def _lift(value, path, slots, strings):
+def _lift(value, path, slots, strings, echoes, echoable):
     """`value` with its long strings replaced by 0, each recorded as a slot `[byte length, *path]`
-    and its UTF-8 in `strings`; containers on the way to one are copied, never changed (they may be
-    user objects). `path` is a stack shared by the walk."""
+    and its UTF-8 in `strings`, or, when it is one of `echoable`'s strings itself, as an echo
+    `[request id, slot index, *path]`; containers on the way to one are copied, never changed (they
+    may be user objects). `path` is a stack shared by the walk."""
     if isinstance(value, str):
         if len(value) < _CARRIED_MIN_CHARS or not path:
             return value
+        if echoable:
+            known = echoable.get(id(value))
+            if known is not None and known[2] is value:
+                echoes.append([known[0], known[1], *path])
+                return 0
         try:
             data = value.encode('utf-8')
         except UnicodeEncodeError:
@@ -417,7 +453,7 @@ def _lift(value, path, slots, strings):
         elif not isinstance(item, (dict, list, tuple)):
             continue
         path.append(key)
-        lifted = _lift(item, path, slots, strings)
+        lifted = _lift(item, path, slots, strings, echoes, echoable)
         path.pop()
         if lifted is not item:
             if copy is None:
@@ -426,8 +462,18 @@ def _lift(value, path, slots, strings):
     return value if copy is None else copy
 
 
-def _decode(buffer, end):
-    """The frame in buffer[4:end]: its head, with the carried strings put back where it says."""
+def _payload(head):
+    """A frame's head as UTF-8 JSON."""
+    try:
+        return _encode(head).encode('utf-8')
+    except UnicodeEncodeError:
+        # Lone surrogates (from undecodable file names, say) cannot be UTF-8: escape them.
+        return _encode_ascii(head).encode('ascii')
+
+
+def _decode(buffer, end, carried):
+    """The frame in buffer[4:end]: its head, with the carried strings put back where it says (and
+    appended to `carried`, in slot order)."""
     (head_size,) = _HEADER.unpack_from(buffer, 4)
     head_end = 8 + head_size
     if head_end > end:
@@ -436,6 +482,7 @@ def _decode(buffer, end):
     if head_end == end:
         return head
     frame, slots = head
+    carried.clear()  # what a frame that failed to decode left
     with memoryview(buffer) as view:  # released before the caller trims the buffer
         at = head_end
         for slot in slots:
@@ -443,7 +490,8 @@ def _decode(buffer, end):
             parent = frame
             for key in slot[1:-1]:
                 parent = parent[key]
-            parent[slot[-1]] = str(view[at:at + size], 'utf-8')
+            text = parent[slot[-1]] = str(view[at:at + size], 'utf-8')
+            carried.append(text)
             at += size
     if at != end:
         raise ValueError('a frame whose strings do not fill it: the stream is corrupt')

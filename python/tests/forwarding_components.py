@@ -36,6 +36,16 @@ class ChangeThenPassOn(BusinessProcess):
         return self.send_request_sync('Next', request)
 
 
+class PassOnLater(BusinessProcess):
+    """Keeps each request and passes on the one it kept before: a message from an answered request."""
+
+    kept = None
+
+    def on_request(self, request):
+        kept, self.kept = self.kept, request
+        return self.send_request_sync('Next', kept if kept is not None else request)
+
+
 class InputPassOn(BusinessService):
     def on_process_input(self, message_input):
         return self.send_request_sync('Next', message_input)

@@ -155,7 +155,7 @@ class ChannelTest(unittest.TestCase):
             for leaf in (long, Text(long), 'short'):
                 frame = {'t': 'op', 'n': 1, 'none': None, 'flag': True, 'v': nest(leaf, depth - 1)}
                 slots = []
-                _lift(frame, [], slots, [])
+                _lift(frame, [], slots, [], [], {})
                 self.assertEqual(_holds_long_string(frame, 0), bool(slots), (depth, type(leaf), len(leaf)))
         self.engine.close()
 

@@ -73,6 +73,40 @@ describe('frames', () => {
     expect(JSON.parse(Buffer.concat(encodeFrame({ body })).toString('utf8', 8))).toEqual({ body: { classname: 'msg.Big', encoding: 'json', data: 'changed' } });
   });
 
+  it('puts an echoed string back as the very buffer the engine sent, as text outside a body, and refuses an echo it does not hold', () => {
+    const data = JSON.stringify({ text: 'x'.repeat(carriedMinChars) });
+    const sent = encodeFrame({ t: 'invoke', id: 5, args: { request: { classname: 'msg.Big', encoding: 'json', data }, note: 'n'.repeat(carriedMinChars) } });
+    const held = new Map([[5, sent.slice(1)]]);
+    const decoder = new FrameDecoder((requestId, slotIndex) => held.get(requestId)?.[slotIndex]);
+    const head = JSON.stringify([
+      { t: 'op', body: { classname: 'msg.Big', encoding: 'json', data: 0 }, description: 0 },
+      [],
+      [
+        [5, 0, 'body', 'data'],
+        [5, 1, 'description'],
+      ],
+    ]);
+    const frame = Buffer.alloc(8 + Buffer.byteLength(head));
+    frame.writeUInt32BE(frame.length - 4, 0);
+    frame.writeUInt32BE(Buffer.byteLength(head), 4);
+    frame.write(head, 8);
+    const [op] = decoder.push(frame) as Array<{ body: { data: string }; description: string }>;
+    expect(bodyBytes(op!.body)).toBe(sent[1]);
+    expect(op!.body.data).toBe(data);
+    expect(op!.description).toBe('n'.repeat(carriedMinChars));
+    held.clear();
+    const caught = (() => {
+      try {
+        decoder.push(frame);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(isConveyorError(caught, 'ERR_BRIDGE')).toBe(true);
+    expect((caught as Error).message).toContain('echoed string 0 of request 5, which the engine does not hold');
+  });
+
   it('refuses a length over the limit, a head overrunning its frame and strings not filling it as a corrupt stream', () => {
     const tooLong = Buffer.alloc(4);
     tooLong.writeUInt32BE(maxFrameBytes + 1, 0);

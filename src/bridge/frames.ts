@@ -12,6 +12,13 @@
  * knowledge of frame shapes: it puts each string back where the path says. A carried string that
  * is a message body's `data` stays bytes (core/message-bytes.ts): a body the engine only stores
  * and forwards is never decoded, and goes out again as the bytes it came in as.
+ *
+ * Echoes: a worker handing back a long string the engine sent it in a request (a component passing
+ * its request on unchanged, or returning it) names it instead of sending it: the head is then
+ * `[frame, slots, echoes]`, each echo `[requestId, slotIndex, ...path]`, the string being the
+ * `slotIndex`-th carried string of the engine's request frame `requestId`. The engine holds those
+ * until it has read that request's answer (python-worker.ts), so a 1 MB body passed through a
+ * process crosses its pipe once instead of twice, and the engine puts back the very buffer it sent.
  * docs/python-bridge.md.
  */
 import { ConveyorError } from '../core/errors.ts';
@@ -27,6 +34,8 @@ const carriedMaxDepth = 4;
 
 type Path = Array<string | number>;
 type Slot = [number, ...Path];
+/** `[requestId, slotIndex, ...path]`: a string the engine sent, handed back by name. */
+type Echo = [number, number, ...Path];
 
 interface Carried {
   slots: Slot[];
@@ -37,7 +46,8 @@ interface Carried {
 
 /**
  * The frame as buffers to write in order (with `cork`, one `writev`): the head and the carried
- * strings in one buffer, carried body bytes as they are (not copied).
+ * strings in one buffer, carried body bytes as they are (not copied). The buffers after the first
+ * are the carried strings, in the order of their slots (what an echo's `slotIndex` counts).
  */
 export function encodeFrame(value: unknown): Buffer[] {
   const carried: Carried = { slots: [], parts: [], textBytes: 0 };
@@ -110,10 +120,15 @@ function liftBody(body: Record<string, unknown>, bytes: Buffer, path: Path, carr
   return copy;
 }
 
+/** The carried string `slotIndex` of the engine's request frame `requestId`, while the engine still holds it. */
+export type EchoSource = (requestId: number, slotIndex: number) => Buffer | undefined;
+
 /** Collects chunks and yields whole frames; chunks are only concatenated once a frame is complete. */
 export class FrameDecoder {
   private chunks: Buffer[] = [];
   private buffered = 0;
+
+  constructor(private readonly echoed: EchoSource = () => undefined) {}
 
   push(chunk: Buffer): unknown[] {
     this.chunks.push(chunk);
@@ -127,7 +142,7 @@ export class FrameDecoder {
       }
       if (this.buffered < 4 + length) break;
       const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered);
-      frames.push(decodeFrame(all.subarray(4, 4 + length)));
+      frames.push(decodeFrame(all.subarray(4, 4 + length), this.echoed));
       const rest = all.subarray(4 + length);
       this.chunks = rest.length > 0 ? [rest] : [];
       this.buffered = rest.length;
@@ -148,28 +163,44 @@ export class FrameDecoder {
   }
 }
 
-/** One frame without its length: the head, then the carried strings put back in place. */
-function decodeFrame(body: Buffer): unknown {
+/** One frame without its length: the head, then the carried and echoed strings put back in place. */
+function decodeFrame(body: Buffer, echoed: EchoSource): unknown {
   const headBytes = body.readUInt32BE(0);
   if (headBytes > body.length - 4) throw new ConveyorError('ERR_BRIDGE', `The Python worker sent a frame whose head overruns it: the stream is corrupt`);
   const head: unknown = JSON.parse(utf8Text(body.subarray(4, 4 + headBytes)));
-  if (headBytes === body.length - 4) return head;
-  const [frame, slots] = head as [unknown, Slot[]];
+  if (!Array.isArray(head)) {
+    if (headBytes !== body.length - 4)
+      throw new ConveyorError('ERR_BRIDGE', `The Python worker sent a frame whose strings do not fill it: the stream is corrupt`);
+    return head;
+  }
+  const [frame, slots, echoes = []] = head as [unknown, Slot[], Echo[] | undefined];
+  // A small body is copied out, so that it does not hold on to a socket read full of other frames
+  // while it waits in a queue.
+  const keep = (part: Buffer): Buffer => (part.length * 2 < body.buffer.byteLength ? Buffer.from(part) : part);
   let at = 4 + headBytes;
   for (const [bytes, ...path] of slots) {
-    const last = path.pop()!;
-    let parent = frame as Record<string | number, unknown>;
-    for (const key of path) parent = parent[key] as Record<string | number, unknown>;
-    const part = body.subarray(at, at + bytes);
-    if (last === 'data' && typeof parent.classname === 'string' && typeof parent.encoding === 'string') {
-      // A message body: it keeps its bytes. A small one is copied out, so that it does not hold on
-      // to a socket read full of other frames while it waits in a queue.
-      carryBodyBytes(parent, part.length * 2 < body.buffer.byteLength ? Buffer.from(part) : part);
-    } else {
-      parent[last] = utf8Text(part);
-    }
+    place(frame, path, body.subarray(at, at + bytes), keep);
     at += bytes;
   }
   if (at !== body.length) throw new ConveyorError('ERR_BRIDGE', `The Python worker sent a frame whose strings do not fill it: the stream is corrupt`);
+  for (const [requestId, slotIndex, ...path] of echoes) {
+    const part = echoed(requestId, slotIndex);
+    if (part === undefined) {
+      throw new ConveyorError(
+        'ERR_BRIDGE',
+        `The Python worker echoed string ${slotIndex} of request ${requestId}, which the engine does not hold: the stream is corrupt`,
+      );
+    }
+    place(frame, path, part, (same) => same);
+  }
   return frame;
+}
+
+/** Puts a string at `path` in `frame`: a message body's `data` keeps its bytes (as `keep` gives them), anything else becomes text. */
+function place(frame: unknown, path: Path, part: Buffer, keep: (part: Buffer) => Buffer): void {
+  const last = path.pop()!;
+  let parent = frame as Record<string | number, unknown>;
+  for (const key of path) parent = parent[key] as Record<string | number, unknown>;
+  if (last === 'data' && typeof parent.classname === 'string' && typeof parent.encoding === 'string') carryBodyBytes(parent, keep(part));
+  else parent[last] = utf8Text(part);
 }

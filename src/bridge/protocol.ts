@@ -9,7 +9,7 @@ import type { MessageBody } from '../core/message.ts';
 import type { Reply } from '../core/component.ts';
 import type { EngineFailure, PythonFailure } from './failure.ts';
 
-export const protocolVersion = 3;
+export const protocolVersion = 4;
 
 // --- worker → engine ---------------------------------------------------------------------------
 

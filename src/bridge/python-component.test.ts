@@ -223,7 +223,7 @@ describe('python component: failures', () => {
     const mismatch = pythonComponentFactory({ module: 'bo', className: 'EchoOperation', classpaths: [], interpreter: impostor }).create();
     const failure = await mismatch.init(new TestContext('Echo', 'operation')).catch((error: unknown) => error);
     expect(isConveyorError(failure, 'ERR_BRIDGE')).toBe(true);
-    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 3');
+    expect((failure as Error).message).toContain('The Python worker speaks protocol 99, the engine 4');
 
     const quitter = join(dir, 'python-quitter');
     writeFileSync(quitter, '#!/bin/sh\necho "no python here" >&2\nexit 4\n', { mode: 0o755 });

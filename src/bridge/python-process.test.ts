@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ComponentInstance } from '../core/component.ts';
+import { bodyBytes, carryBodyBytes } from '../core/message-bytes.ts';
 import { componentsDir, json, runProcess, TestCall, TestContext, type Route } from '../../test/fixtures/python/harness.ts';
 import { pythonComponentFactory } from './index.ts';
 
@@ -65,6 +66,19 @@ describe('python business processes', () => {
     expect(JSON.parse(reply!.data).value).toBe('1,2,3,4,5');
     expect(call.syncSent).toHaveLength(5);
     expect(await context.waitForLog((l) => l.text === 'all responses received')).toMatchObject({ sourceClass: 'GatheringProcess', sourceMethod: 'on_request' });
+  });
+
+  it('hands back a large request it passes on or returns unchanged as the buffer the engine sent, not as a copy', async () => {
+    const routes = await echoRoutes();
+    const { instance: process } = await start('bp', 'RoutingProcess', 'Route', routes);
+    const request = json('message.SimpleMessage', { integer: 1, string: 's'.repeat(2000) });
+    const sent = Buffer.from(request.data);
+    carryBodyBytes(request, sent);
+    const call = new TestCall(routes);
+    const reply = await process.onMessage(request, call);
+    expect(bodyBytes(call.syncSent[0]!.body)).toBe(sent);
+    expect(bodyBytes(reply!)).toBe(sent);
+    expect(JSON.parse(reply!.data)).toEqual({ integer: 1, string: 's'.repeat(2000) });
   });
 
   it('streams a generator from an operation with send_generator_request', async () => {

@@ -80,6 +80,11 @@ const stderrMemory = 20;
 export class PythonWorker {
   readonly pid: number;
   private readonly pending = new Map<number, Pending>();
+  /**
+   * The carried strings of each request frame not answered yet, which the worker may echo back
+   * by name instead of sending them again (frames.ts): held until the request's answer is read.
+   */
+  private readonly echoable = new Map<number, Buffer[]>();
   private readonly exitListeners: Array<(reason: string) => void> = [];
   private readonly recentStderr: string[] = [];
   private nextId = 0;
@@ -130,7 +135,7 @@ export class PythonWorker {
           new ConveyorError('ERR_TIMEOUT', `The Python worker ${worker.pid} did not start within ${options.startMs} ms; it was ended${worker.stderrSuffix()}`),
         );
       });
-      const decoder = new FrameDecoder();
+      const decoder = new FrameDecoder((requestId, slotIndex) => worker.echoable.get(requestId)?.[slotIndex]);
       child.once('error', (error) => {
         fail(
           new ConveyorError('ERR_BRIDGE', `Cannot start the Python interpreter '${options.interpreter}': ${error.message}`, {
@@ -191,7 +196,8 @@ export class PythonWorker {
     return new Promise<AnswerFrame>((resolve, reject) => {
       this.pending.set(id, { what, deadline, resolve, reject });
       deadline.start(() => this.timeOut(id));
-      this.writeFrame({ ...frame, id });
+      const carried = this.writeFrame({ ...frame, id });
+      if (carried.length > 0) this.echoable.set(id, carried);
     });
   }
 
@@ -232,6 +238,7 @@ export class PythonWorker {
     const pending = this.pending.get(id);
     if (!pending) return;
     this.pending.delete(id);
+    this.echoable.delete(id);
     const ms = pending.deadline.budgetMs;
     this.endedBy = `it did not ${pending.what} within ${ms} ms`;
     pending.reject(new ConveyorError('ERR_TIMEOUT', `The Python worker ${this.pid} did not ${pending.what} within ${ms} ms; it was ended`));
@@ -247,6 +254,7 @@ export class PythonWorker {
         const pending = this.pending.get(frame.id);
         if (pending) {
           this.pending.delete(frame.id);
+          this.echoable.delete(frame.id);
           pending.deadline.clear();
           pending.resolve(frame);
         }
@@ -275,18 +283,22 @@ export class PythonWorker {
     if (this.exited === null) this.writeFrame(frame);
   }
 
-  /** The frame's buffers in one `writev` (a carried body goes out from its own buffer, uncopied). */
-  private writeFrame(frame: EngineRequestFrame | OpAnswerFrame): void {
+  /**
+   * The frame's buffers in one `writev` (a carried body goes out from its own buffer, uncopied).
+   * Returns its carried strings, in slot order.
+   */
+  private writeFrame(frame: EngineRequestFrame | OpAnswerFrame): Buffer[] {
     const parts = encodeFrame(frame);
     if (workerFrames.hasSubscribers)
       workerFrames.publish({ pid: this.pid, direction: 'to-worker', type: frame.t, at: performance.now() } satisfies WorkerFrameEvent);
     if (parts.length === 1) {
       this.toWorker.write(parts[0]);
-      return;
+      return [];
     }
     this.toWorker.cork();
     for (const part of parts) this.toWorker.write(part);
     this.toWorker.uncork();
+    return parts.slice(1);
   }
 
   private breakProtocol(detail: string): void {
@@ -319,6 +331,7 @@ export class PythonWorker {
     this.exited = reason;
     const pending = [...this.pending.values()];
     this.pending.clear();
+    this.echoable.clear();
     for (const call of pending) {
       call.deadline.clear();
       call.reject(new ConveyorError('ERR_BRIDGE', `The Python worker ${this.pid} exited (${reason}) while it was to ${call.what}${this.stderrSuffix()}`));
