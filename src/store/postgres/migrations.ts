@@ -15,6 +15,7 @@
  */
 import type pg from 'pg';
 import type { AppliedMigration, MigrationHost, MigrationStep } from '../migrator.ts';
+import { statusIndexCondition } from './status-indexes.ts';
 
 type Client = pg.PoolClient;
 
@@ -315,6 +316,22 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
           RAISE EXCEPTION 'no message with id %', ids[1] USING ERRCODE = 'no_data_found', DETAIL = array_to_string(ids, ',');
         END
         $$;`,
+      ),
+  },
+  {
+    // The status indexes without the completed messages (status-indexes.ts says why). DDL is
+    // transactional on PostgreSQL: inside the runner's one transaction the swap is all-or-nothing,
+    // a crash (or kill -9 of the node) before its commit leaves the full indexes as they were. The
+    // table is locked meanwhile, so the other nodes' writes wait for the rebuild.
+    name: 'status-indexes-without-completed',
+    apply: (client) =>
+      exec(
+        client,
+        `
+        DROP INDEX messages_by_status;
+        DROP INDEX messages_by_target;
+        CREATE INDEX messages_by_status ON messages (ns_id, status, id) WHERE ${statusIndexCondition};
+        CREATE INDEX messages_by_target ON messages (ns_id, target, id) WHERE ${statusIndexCondition};`,
       ),
   },
 ];

@@ -18,11 +18,12 @@ import {
 } from '../controls.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { PostgresContext } from './postgres-context.ts';
+import { notCompleted } from './status-indexes.ts';
 
 const headerColumns = `id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
   status, priority, description, error, attempts, created_at, updated_at, lease_owner, lease_until`;
-/** The SQL of src/core/message-suspension.ts. */
-const suspended = `kind = 'request' AND status = 'error' AND NOT response_required`;
+/** The SQL of src/core/message-suspension.ts, with the status indexes' condition (status-indexes.ts). */
+const suspended = `kind = 'request' AND status = 'error' AND ${notCompleted()} AND NOT response_required`;
 
 export class PostgresControls implements ControlRepository {
   readonly #ctx: PostgresContext;

@@ -21,6 +21,7 @@ import type { BodyEncoding } from '../../core/message.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { MessageHit, MessageSearch, MessageSearchPage } from '../store.ts';
 import type { PostgresContext } from './postgres-context.ts';
+import { statusSearchTerm } from './status-indexes.ts';
 
 type HitRow = HeaderRow & { classname: string; encoding: BodyEncoding; body: string };
 
@@ -55,6 +56,8 @@ export async function findMessages(ctx: PostgresContext, namespace: string, nsId
   add('m.target', '=', search.target);
   add('m.classname', '=', search.classname);
   add('m.status', '=', search.status);
+  const indexed = statusSearchTerm(search.status, 'm');
+  if (indexed !== null) where.push(indexed);
   add('m.kind', '=', search.kind);
   add('m.session_id', '=', search.sessionId);
   add('m.response_required', '=', search.responseRequired);

@@ -21,6 +21,7 @@ import { findMessages } from './postgres-message-search.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { MessageWrites } from './message-writes.ts';
 import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
+import { notCompleted, statusSearchTerm } from './status-indexes.ts';
 
 /** How many ids one draw takes from the sequence (a gap of at most this many when a node stops). */
 const idBlock = 512;
@@ -279,6 +280,8 @@ export class PostgresMessages implements MessageRepository {
       if (filter.target !== undefined) query = query.where('m.target', '=', filter.target);
       if (filter.classname !== undefined) query = query.where('m.classname', '=', filter.classname);
       if (filter.status !== undefined) query = query.where('m.status', '=', filter.status);
+      const indexed = statusSearchTerm(filter.status, 'm');
+      if (indexed !== null) query = query.where(sql.raw<boolean>(indexed));
       if (filter.kind !== undefined) query = query.where('m.kind', '=', filter.kind);
       if (filter.sessionId !== undefined) query = query.where('m.session_id', '=', filter.sessionId);
       if (filter.beforeId !== undefined) query = query.where('m.id', '<', filter.beforeId);
@@ -318,7 +321,7 @@ export class PostgresMessages implements MessageRepository {
       const { rows } = await this.#ctx.pool.query<MessageRow>({
         name: 'conveyor-unfinished',
         text: `SELECT ${messageSql} FROM messages m JOIN message_bodies b ON b.message_id = m.id
-          WHERE m.ns_id = $1 AND m.status IN ('queued', 'delivered') AND m.kind = 'request' ORDER BY m.id`,
+          WHERE m.ns_id = $1 AND m.status IN ('queued', 'delivered') AND ${notCompleted('m')} AND m.kind = 'request' ORDER BY m.id`,
         values: [nsId],
       });
       return rows.map((row) => toMessage(namespace, row));
@@ -374,7 +377,7 @@ export class PostgresMessages implements MessageRepository {
         name: 'conveyor-queue-depths',
         text: `SELECT target, count(*) FILTER (WHERE status = 'queued')::int AS queued, count(*) FILTER (WHERE status = 'delivered')::int AS delivered,
             min(created_at) AS oldest
-          FROM messages WHERE ns_id = $1 AND status IN ('queued', 'delivered') GROUP BY target ORDER BY target`,
+          FROM messages WHERE ns_id = $1 AND status IN ('queued', 'delivered') AND ${notCompleted()} GROUP BY target ORDER BY target`,
         values: [nsId],
       });
       return rows;
