@@ -4,7 +4,9 @@ from ._declarations import ComponentItem, OperationItem, ProcessItem, Route, Ser
 from ._diff import ProductionDiff, ProductionDiffEntry
 from ._graph import GraphEdge, GraphNode, ProductionGraph
 from ._model import Production
-from ._plan import ProductionApplyResult, ProductionChangePlan, ProductionPlanOperation, ProductionVerifyResult
+from ._plan import ProductionChangePlan, ProductionPlanOperation
+from ._plan_apply import ProductionApplyResult
+from ._plan_verify import ProductionVerifyResult
 from ._refs import ComponentRef, PersistentMessageRegistration, TargetSettingRef
 from ._validation import ProductionValidationError, ProductionValidationIssue, ProductionValidationReport, ProductionValidationWarning
 

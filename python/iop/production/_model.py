@@ -476,18 +476,18 @@ class Production:
         raise TypeError('compare with a Production, an export dict, or None for the stored production')
 
     def apply(self, plan=None, *, allow_destructive=False, backup_dir='.iop/backups', root_path=None, update=True):
-        from ._plan import apply_plan
+        from ._plan_apply import apply_plan
 
         return apply_plan(self, plan, allow_destructive=allow_destructive, backup_dir=backup_dir, root_path=root_path, update=update)
 
     def verify(self, plan):
-        from ._plan import verify_plan
+        from ._plan_verify import verify_plan
 
         return verify_plan(self, plan)
 
     @staticmethod
     def rollback_backup(path, *, director=None, namespace=None, allow_destructive=False, update=True):
-        from ._plan import rollback_backup
+        from ._plan_backup import rollback_backup
 
         return rollback_backup(path, director=director, namespace=namespace, allow_destructive=allow_destructive, update=update)
 

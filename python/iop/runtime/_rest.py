@@ -181,7 +181,7 @@ class _RestDirector:
         return self._post('/production/rollback', {'production': production_name}, timeout=600)
 
     def apply_production_plan(self, plan, allow_destructive=False):
-        from ..production._plan import apply_plan_to_stored
+        from ..production._plan_apply import apply_plan_to_stored
 
         return apply_plan_to_stored(self, plan, allow_destructive)
 
