@@ -39,7 +39,7 @@ def frame(value):
     """The frame as the engine writes it: long strings (a large body's data) carried after the head."""
     strings = []
     slots = []
-    lifted = _lift(value, [], slots, strings)
+    lifted = _lift(value, [], slots, strings, [], {})
     head = json.dumps([lifted, slots] if slots else value, separators=(',', ':')).encode()
     rest = b''.join(strings)
     return struct.pack('>II', 4 + len(head) + len(rest), len(head)) + head + rest
