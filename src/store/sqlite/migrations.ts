@@ -275,6 +275,23 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
       `);
     },
   },
+  {
+    // A large body passed on unchanged is stored once (shared-bodies.ts): a row that shares names
+    // the row holding the text in data_of and keeps '' itself. Readers go through the view, which
+    // puts the text back; the partial index finds the rows sharing a body that retention removes.
+    // Adding a nullable column rewrites nothing, so the step is instant on any store.
+    name: 'shared-bodies',
+    apply: (db) => {
+      db.exec(`
+        ALTER TABLE message_bodies ADD COLUMN data_of INTEGER;
+        CREATE INDEX message_bodies_by_holder ON message_bodies (data_of) WHERE data_of IS NOT NULL;
+        CREATE VIEW message_body_texts AS
+          SELECT b.message_id, b.encoding,
+            CASE WHEN b.data_of IS NULL THEN b.data ELSE (SELECT h.data FROM message_bodies h WHERE h.message_id = b.data_of) END AS data
+          FROM message_bodies b;
+      `);
+    },
+  },
 ];
 
 /** Runs migrations inside `BEGIN IMMEDIATE`, which takes the write lock before reading the version. */

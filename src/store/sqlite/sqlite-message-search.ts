@@ -121,7 +121,7 @@ export class SqliteMessageSearch {
     const bodyParams = search.bodyChars === undefined ? [] : [Math.max(0, Math.floor(search.bodyChars))];
     const sql =
       `SELECT h.*, coalesce(b.encoding, 'empty') AS encoding, ${body} AS body FROM (SELECT ${windowColumns} ${built.window}) h ` +
-      `LEFT JOIN message_bodies b ON b.message_id = h.id${built.checks.length > 0 ? ` WHERE ${built.checks.join(' AND ')}` : ''} LIMIT ?`;
+      `LEFT JOIN message_body_texts b ON b.message_id = h.id${built.checks.length > 0 ? ` WHERE ${built.checks.join(' AND ')}` : ''} LIMIT ?`;
     const rows = this.#statement(sql).all(...bodyParams, ...built.windowParams, windowSize, ...built.checkParams, limit) as HitRow[];
     const hits: MessageHit[] = rows
       .map((row) => ({ ...toHeader(namespace, row), classname: row.classname, encoding: row.encoding, body: row.body }))

@@ -14,7 +14,7 @@ import { notCompleted, statusSearchTerm } from './status-indexes.ts';
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;
 const messageColumns = `${headerColumns}, m.classname, b.encoding, b.data, m.trace_parent`;
-const withBody = 'FROM messages m JOIN message_bodies b ON b.message_id = m.id';
+const withBody = 'FROM messages m JOIN message_body_texts b ON b.message_id = m.id';
 /**
  * Few messages are queued or delivered at any time, so the status index finds them at once. Named
  * explicitly because without statistics SQLite may prefer walking the whole namespace.
@@ -48,7 +48,7 @@ export class SqliteMessages implements MessageRepository {
     this.#get = db.prepare(`SELECT ${messageColumns} ${withBody} WHERE m.ns_id = ? AND m.id = ?`);
     this.#session = db.prepare(`SELECT ${headerColumns} FROM messages m WHERE m.ns_id = ? AND m.session_id = ? ORDER BY m.id`);
     this.#unfinished = db.prepare(`
-      SELECT ${messageColumns} FROM ${byStatus} JOIN message_bodies b ON b.message_id = m.id
+      SELECT ${messageColumns} FROM ${byStatus} JOIN message_body_texts b ON b.message_id = m.id
       WHERE m.ns_id = ? AND ${unfinished} AND m.kind = 'request' ORDER BY m.id`);
     this.#claimable = db.prepare(`
       SELECT m.id FROM messages m INDEXED BY messages_by_target
@@ -206,7 +206,7 @@ function searchQuery(nsId: number, filter: MessageFilter, limit: number): { sql:
   // instr: an exact, case-sensitive substring with no wildcard characters to escape.
   const text = filter.text === undefined || filter.text === '' ? undefined : filter.text;
   // Checked row by row while walking newest first, so a search stops as soon as it has `limit` hits.
-  add('EXISTS (SELECT 1 FROM message_bodies b WHERE b.message_id = m.id AND instr(b.data, ?) > 0)', text);
+  add('EXISTS (SELECT 1 FROM message_body_texts b WHERE b.message_id = m.id AND instr(b.data, ?) > 0)', text);
   params.push(limit);
   return { sql: `SELECT ${headerColumns} FROM messages m WHERE ${where.join(' AND ')} ORDER BY m.id DESC LIMIT ?`, params };
 }

@@ -42,6 +42,7 @@ export class SqliteRetention implements RetentionRepository {
   readonly #getPolicy: Database.Statement<[number], PolicyRow>;
   readonly #messageVictims: Database.Statement<[number, number, number, number, number], VictimRow>;
   readonly #logVictims: Database.Statement<[number, number, number, number, number], VictimRow>;
+  readonly #keepSharedBodies: Database.Statement<[string, string]>;
   readonly #deleteBodies: Database.Statement<[string]>;
   readonly #deleteMessages: Database.Statement<[string]>;
   readonly #deleteLog: Database.Statement<[string]>;
@@ -66,6 +67,12 @@ export class SqliteRetention implements RetentionRepository {
       FROM log_entries l INDEXED BY log_by_time
       WHERE l.ns_id = ? AND l.time_logged < ? AND (l.time_logged, l.id) > (?, ?)
       ORDER BY l.time_logged, l.id LIMIT ?`);
+    // A body row about to go that other messages share (shared-bodies.ts): its text is copied into
+    // those that stay first. Rarely any: a body is shared by messages of one session, purged together
+    // unless the purge's bound falls between them.
+    this.#keepSharedBodies = db.prepare(`
+      UPDATE message_bodies SET data = (SELECT h.data FROM message_bodies h WHERE h.message_id = message_bodies.data_of), data_of = NULL
+      WHERE data_of IN (SELECT value FROM json_each(?)) AND message_id NOT IN (SELECT value FROM json_each(?))`);
     this.#deleteBodies = db.prepare('DELETE FROM message_bodies WHERE message_id IN (SELECT value FROM json_each(?))');
     // The status is checked again in the DELETE itself: only a finished message ever goes.
     this.#deleteMessages = db.prepare(`DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?)) AND ${eligibleMessage('messages')}`);
@@ -106,6 +113,7 @@ export class SqliteRetention implements RetentionRepository {
 
   purgeMessages(namespace: string, before: number, options: PurgeBatchOptions): Promise<PurgeBatch> {
     return this.#purge('purge messages', namespace, before, options, this.#messageVictims, (ids) => {
+      this.#keepSharedBodies.run(ids, ids);
       this.#deleteBodies.run(ids);
       return this.#deleteMessages.run(ids).changes;
     });

@@ -9,6 +9,7 @@ import { bodyBytes } from '../../core/message-bytes.ts';
 import type { NewLogEntry } from '../../core/log.ts';
 import { mergeDefined } from '../patch-merge.ts';
 import type { MessagePatch, NewMessage } from '../store.ts';
+import { SharedBodies } from './shared-bodies.ts';
 
 type Db = Database.Database;
 
@@ -39,6 +40,8 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
   // A body still carrying the UTF-8 bytes it arrived with is bound as those bytes (no string made
   // and re-encoded: core/message-bytes.ts); the CAST stores them as TEXT, as a string would be.
   const insertBody = db.prepare('INSERT INTO message_bodies (message_id, encoding, data) VALUES (?, ?, CAST(? AS TEXT))');
+  const insertSharedBody = db.prepare("INSERT INTO message_bodies (message_id, encoding, data, data_of) VALUES (?, ?, '', ?)");
+  const sharedBodies = new SharedBodies(db);
   // One statement serves every patch shape: each field has a "set it" flag, so absent fields keep their value.
   const patch = db.prepare(`
     UPDATE messages SET
@@ -89,7 +92,14 @@ export function sqliteBatchWriter(db: Db): (batch: readonly SqliteWrite[]) => nu
         later?.leaseUntil ?? null,
         message.traceParent ?? null,
       );
-      insertBody.run(id, message.body.encoding, bodyBytes(message.body) ?? message.body.data);
+      const bytes = bodyBytes(message.body);
+      const holder = sharedBodies.holderOf(bytes);
+      if (holder !== undefined) {
+        insertSharedBody.run(id, message.body.encoding, holder);
+      } else {
+        insertBody.run(id, message.body.encoding, bytes ?? message.body.data);
+        sharedBodies.stored(bytes, id);
+      }
       return id;
     });
   }

@@ -62,15 +62,19 @@ describe('sqlite store: status indexes without completed messages', () => {
   it('rebuilds the full indexes of an older store as partial ones when it opens', async () => {
     const path = join(dir.path, 'old.db');
     await storeWithOneOfEach(path);
-    // Put the store back as the step before wrote it: full indexes, the step not recorded.
+    // Put the store back as the step before wrote it: full indexes, neither the step nor the later ones recorded or applied.
+    const step = sqliteMigrations.findIndex((migration) => migration.name === 'status-indexes-without-completed') + 1;
     const old = new Database(path);
     old.exec(`
+      DROP VIEW message_body_texts;
+      DROP INDEX message_bodies_by_holder;
+      ALTER TABLE message_bodies DROP COLUMN data_of;
       DROP INDEX messages_by_status;
       DROP INDEX messages_by_target;
       CREATE INDEX messages_by_status ON messages (ns_id, status);
       CREATE INDEX messages_by_target ON messages (ns_id, target, status);
     `);
-    old.prepare('DELETE FROM schema_migrations WHERE version = ?').run(sqliteMigrations.length);
+    old.prepare('DELETE FROM schema_migrations WHERE version >= ?').run(step);
     old.close();
 
     await (await openSqliteStore({ path })).close();
@@ -82,7 +86,7 @@ describe('sqlite store: status indexes without completed messages', () => {
       }>;
       expect(sql.map((index) => index.sql.endsWith(`WHERE ${statusIndexCondition}`))).toEqual([true, true]);
       expect(indexEntries(db, 'messages_by_status')).toBe(2);
-      const steps = db.prepare('SELECT name FROM schema_migrations ORDER BY version DESC LIMIT 1').pluck().get();
+      const steps = db.prepare('SELECT name FROM schema_migrations WHERE version = ?').pluck().get(step);
       expect(steps).toBe('status-indexes-without-completed');
     } finally {
       db.close();
