@@ -26,7 +26,7 @@ import struct
 import threading
 from json.encoder import encode_basestring as _quote
 
-from iop._serialization import compact_json_encoder, loads
+from iop._json import compact_json_encoder, loads
 
 PROTOCOL_VERSION = 4
 _HEADER = struct.Struct('>I')

@@ -1,5 +1,5 @@
-"""Received messages decoded on first use (iop/_serialization.py, `deserialize(body, lazy=True)`): a large dataclass
-message that a component passes on untouched goes out as the text it came in; any read decodes it
+"""Received messages decoded on first use (iop/_stand_ins.py, made by `deserialize(body, lazy=True)` in iop/_serialization.py): a large dataclass
+message that a component passes on untouched goes out as it came in (named, while its request is unanswered); any read decodes it
 into a plain instance of its class, and a changed one is encoded from its attributes."""
 import copy
 import dataclasses
