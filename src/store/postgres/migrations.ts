@@ -15,7 +15,7 @@
  */
 import type pg from 'pg';
 import type { AppliedMigration, MigrationHost, MigrationStep } from '../migrator.ts';
-import { statusIndexCondition } from './status-indexes.ts';
+import { statusIndexCondition } from '../status-indexes.ts';
 
 type Client = pg.PoolClient;
 
@@ -319,7 +319,7 @@ export const postgresMigrations: readonly MigrationStep<Client>[] = [
       ),
   },
   {
-    // The status indexes without the completed messages (status-indexes.ts says why). DDL is
+    // The status indexes without the completed messages (src/store/status-indexes.ts says why). DDL is
     // transactional on PostgreSQL: inside the runner's one transaction the swap is all-or-nothing,
     // a crash (or kill -9 of the node) before its commit leaves the full indexes as they were. The
     // table is locked meanwhile, so the other nodes' writes wait for the rebuild.

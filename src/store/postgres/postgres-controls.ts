@@ -18,7 +18,7 @@ import {
 } from '../controls.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { PostgresContext } from './postgres-context.ts';
-import { notCompleted } from './status-indexes.ts';
+import { notCompleted } from '../status-indexes.ts';
 
 const headerColumns = `id, session_id, parent_id, corresponding_id, kind, source, target, response_required,
   status, priority, description, error, attempts, created_at, updated_at, lease_owner, lease_until`;

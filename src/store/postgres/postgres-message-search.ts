@@ -21,7 +21,7 @@ import type { BodyEncoding } from '../../core/message.ts';
 import { toHeader, type HeaderRow } from '../rows.ts';
 import type { MessageHit, MessageSearch, MessageSearchPage } from '../store.ts';
 import type { PostgresContext } from './postgres-context.ts';
-import { statusSearchTerm } from './status-indexes.ts';
+import { statusSearchTerm } from '../status-indexes.ts';
 
 type HitRow = HeaderRow & { classname: string; encoding: BodyEncoding; body: string };
 

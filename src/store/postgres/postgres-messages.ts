@@ -21,7 +21,7 @@ import { findMessages } from './postgres-message-search.ts';
 import { positiveLimit, type PostgresContext } from './postgres-context.ts';
 import type { MessageWrites } from './message-writes.ts';
 import { reserveMessageIdsSql, type InsertLease, type PgWrite } from './postgres-writes.ts';
-import { notCompleted, statusSearchTerm } from './status-indexes.ts';
+import { notCompleted, statusSearchTerm } from '../status-indexes.ts';
 
 /** How many ids one draw takes from the sequence (a gap of at most this many when a node stops). */
 const idBlock = 512;

@@ -1,4 +1,4 @@
-/** The status indexes without completed messages on PostgreSQL (status-indexes.ts, migration 'status-indexes-without-completed'). */
+/** The status indexes without completed messages on PostgreSQL (src/store/status-indexes.ts, migration 'status-indexes-without-completed'). */
 import pg from 'pg';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { newMessage } from '../conformance/harness.ts';
@@ -6,7 +6,7 @@ import type { Store } from '../store.ts';
 import { postgresMigrations } from './migrations.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { adminQuery, describePg, dropSchema, pgUrl, uniqueSchema } from './pg-test-support.ts';
-import { statusIndexCondition } from './status-indexes.ts';
+import { statusIndexCondition } from '../status-indexes.ts';
 
 const step = postgresMigrations.findIndex((migration) => migration.name === 'status-indexes-without-completed');
 

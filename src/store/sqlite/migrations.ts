@@ -10,7 +10,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AppliedMigration, MigrationHost, MigrationStep } from '../migrator.ts';
-import { statusIndexCondition } from './status-indexes.ts';
+import { statusIndexCondition } from '../status-indexes.ts';
 
 type Db = Database.Database;
 
@@ -263,7 +263,7 @@ export const sqliteMigrations: readonly MigrationStep<Db>[] = [
     },
   },
   {
-    // The status indexes without the completed messages (status-indexes.ts says why). One scan of
+    // The status indexes without the completed messages (src/store/status-indexes.ts says why). One scan of
     // the table per index; the migration's transaction makes the swap all-or-nothing.
     name: 'status-indexes-without-completed',
     apply: (db) => {

@@ -9,7 +9,7 @@ import type { CommitOptions, MessageFilter, MessagePatch, MessageRepository, Mes
 import { positiveLimit, type SqliteContext } from './sqlite-context.ts';
 import { SqliteMessageSearch } from './sqlite-message-search.ts';
 import { firstFreeMessageId, type SqliteWrite } from './sqlite-writes.ts';
-import { notCompleted, statusSearchTerm } from './status-indexes.ts';
+import { notCompleted, statusSearchTerm } from '../status-indexes.ts';
 
 const headerColumns = `m.id, m.session_id, m.parent_id, m.corresponding_id, m.kind, m.source, m.target, m.response_required,
   m.status, m.priority, m.description, m.error, m.attempts, m.created_at, m.updated_at, m.lease_owner, m.lease_until`;

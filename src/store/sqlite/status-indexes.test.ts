@@ -5,7 +5,7 @@ import { tempDir } from '../../../test/support/temp-dir.ts';
 import { newMessage } from '../conformance/harness.ts';
 import { sqliteMigrations } from './migrations.ts';
 import { openSqliteStore } from './sqlite-store.ts';
-import { statusIndexCondition } from './status-indexes.ts';
+import { statusIndexCondition } from '../status-indexes.ts';
 
 /** Entries of an index: the cells of its leaf pages (a small index has no interior pages). */
 function indexEntries(db: Database.Database, index: string): number {
